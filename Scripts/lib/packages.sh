@@ -1,0 +1,36 @@
+# Sourced by the scripts: installs the Debian packages ShareLog needs, and
+# only those that are missing. A fresh machine has no package lists, so
+# `apt-get update` runs first, once, and only when something is missing.
+
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then
+        "$@"
+    elif command -v sudo >/dev/null 2>&1; then
+        sudo "$@"
+    else
+        echo "error: '$*' needs root; run it as root or install sudo" >&2
+        exit 1
+    fi
+}
+
+# require_packages CHECK PACKAGE [CHECK PACKAGE ...]: installs PACKAGE when
+# the shell command CHECK fails.
+require_packages() {
+    local missing=()
+    while [ "$#" -ge 2 ]; do
+        if ! eval "$1" >/dev/null 2>&1; then missing+=("$2"); fi
+        shift 2
+    done
+    if [ "${#missing[@]}" -gt 0 ]; then
+        echo "==> installing ${missing[*]}"
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+    fi
+}
+
+# What building and testing ShareLog needs.
+require_build_packages() {
+    require_packages \
+        "command -v pkg-config" pkg-config \
+        "pkg-config --exists lmdb" liblmdb-dev
+}

@@ -1,0 +1,205 @@
+import CLMDB
+import Foundation
+
+/// An open LMDB environment: a directory holding `data.mdb` and `lock.mdb`,
+/// with a fixed set of named databases.
+///
+/// - One per directory per process: opening the same directory again returns
+///   this instance, or throws `LMDBError.alreadyOpen` if the configuration
+///   differs (see `EnvironmentRegistry` for why).
+/// - Always opened with `MDB_NOTLS` (read transactions are not tied to
+///   threads, so Swift tasks may use them) and never with `MDB_WRITEMAP`.
+///   Durable by default: a write returns after its commit reached the disk.
+/// - Transactions exist only inside `read` and `write` closures.
+/// - Closed when the last reference goes; never usable in a forked child.
+public final class Environment: Sendable {
+    /// The directory, as given to `open`.
+    public let path: String
+    let handle: EnvironmentHandle
+    private let writer: Writer
+    private let databases: [String: Database]
+
+    /// Opens (creating if needed) the environment in directory `path`, with
+    /// the named databases `databases`, all opened here, once.
+    ///
+    /// Stale reader slots left by dead processes are cleared on open.
+    ///
+    /// - Throws: `LMDBError` with the failing call and path; the handle is
+    ///   closed again whatever step failed.
+    public static func open(at path: String, databases: [String], options: Options = Options()) throws -> Environment {
+        if !options.readOnly {
+            try FileManager.default.createDirectory(
+                atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
+        let fileID = try FileID(path: path)
+        let configuration = EnvironmentRegistry.Configuration(databases: Set(databases), options: options)
+        return try EnvironmentRegistry.environment(for: fileID, configuration: configuration) { id in
+            let handle = try EnvironmentHandle(
+                path: path, fileID: fileID, maxDatabases: databases.count, options: options, id: id)
+            _ = try handle.clearStaleReaders()
+            return try Environment(path: path, handle: handle, databaseNames: Set(databases))
+        }
+    }
+
+    private init(path: String, handle: EnvironmentHandle, databaseNames: Set<String>) throws {
+        self.path = path
+        self.handle = handle
+        self.writer = Writer(environment: handle)
+        self.databases = try Environment.openDatabases(databaseNames, in: handle)
+    }
+
+    deinit { writer.shutdown() }
+
+    /// Opens every named database in one transaction; the handles then stay
+    /// valid until the environment closes.
+    private static func openDatabases(_ names: Set<String>, in handle: EnvironmentHandle) throws -> [String: Database] {
+        let readOnly = handle.options.readOnly
+        var txn: OpaquePointer?
+        try check(mdb_txn_begin(handle.pointer, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &txn), "mdb_txn_begin(open)")
+        var opened: [String: Database] = [:]
+        for name in names.sorted() {
+            var dbi = MDB_dbi()
+            let rc = mdb_dbi_open(txn, name, readOnly ? 0 : UInt32(MDB_CREATE), &dbi)
+            guard rc == MDB_SUCCESS else {
+                mdb_txn_abort(txn)
+                throw LMDBError(code: rc, context: "mdb_dbi_open '\(name)' in '\(handle.path)'")
+            }
+            opened[name] = Database(name: name, dbi: dbi, environmentID: handle.id)
+        }
+        try check(mdb_txn_commit(txn), "mdb_txn_commit(open)")
+        return opened
+    }
+
+    /// The handle of a database declared at open.
+    ///
+    /// - Throws: `LMDBError.unknownDatabase` for any other name.
+    public func database(_ name: String) throws -> Database {
+        guard let database = databases[name] else {
+            throw LMDBError(code: LMDBError.unknownDatabase.code, context: "'\(name)' in '\(path)'")
+        }
+        return database
+    }
+
+    /// Runs `body` in a read-only snapshot and ends it when `body` returns.
+    ///
+    /// Reads run on the calling thread, concurrently with each other and with
+    /// the writer. Keep `body` short: a live snapshot pins the pages it sees,
+    /// so the file grows while it lasts, and it holds a reader slot.
+    ///
+    /// - Important: bytes read are valid only inside `body`.
+    public func read<R>(_ body: (borrowing ReadTransaction) throws -> R) throws -> R {
+        try handle.ensureNotForked()
+        while true {
+            let nested = handle.gate.isHeldByCurrentThread
+            let attempt: ReadAttempt<R> = try handle.gate.withShared {
+                let (txn, rc) = handle.beginReadTransaction()
+                if rc == MDB_MAP_RESIZED && !nested { return .mapResized }
+                try check(rc, "mdb_txn_begin(read) in '\(path)'")
+                guard let txn else { throw LMDBError(code: EINVAL, context: "mdb_txn_begin(read)") }
+                defer { mdb_txn_abort(txn) }
+                let transaction = ReadTransaction(
+                    pointer: txn, environmentID: handle.id, maxKeySize: handle.maxKeySize, failureRecord: nil)
+                return .finished(try body(transaction))
+            }
+            switch attempt {
+            case .finished(let result): return result
+            case .mapResized: try handle.adoptResizedMap()
+            }
+        }
+    }
+
+    private enum ReadAttempt<R> {
+        case finished(R)
+        case mapResized
+    }
+
+    /// Runs `body` in a write transaction on the writer thread, blocking the
+    /// caller until it commits, and returns `body`'s result.
+    ///
+    /// - Commits when `body` returns and aborts when it throws.
+    /// - `body` may run more than once: when the map fills it is aborted, the
+    ///   map grows, and it runs again. Return what you need rather than
+    ///   changing captured state.
+    /// - Writes queued together may share one durable commit; each still
+    ///   commits or aborts on its own.
+    /// - Throws: `LMDBError.nestedWrite` when called inside a transaction of
+    ///   this environment on the same thread, instead of deadlocking.
+    @available(*, noasync, message: "use the async write from async code")
+    public func write<R: Sendable>(_ body: @escaping @Sendable (borrowing WriteTransaction) throws -> R) throws -> R {
+        let answer = WriteAnswer<R>()
+        try submit(WriteRequest(body, deliver: answer.deliver))
+        return try answer.wait()
+    }
+
+    /// The async form of `write`: suspends instead of blocking a thread.
+    public func write<R: Sendable>(_ body: @escaping @Sendable (borrowing WriteTransaction) throws -> R) async throws -> R {
+        try precheckWrite()
+        return try await withCheckedThrowingContinuation { continuation in
+            writer.submit(WriteRequest(body) { continuation.resume(with: $0) })
+        }
+    }
+
+    private func submit(_ request: WriteRequest) throws {
+        try precheckWrite()
+        writer.submit(request)
+    }
+
+    private func precheckWrite() throws {
+        try handle.ensureNotForked()
+        if handle.options.readOnly { throw LMDBError(code: LMDBError.readOnly.code, context: path) }
+        if writer.isCurrentThread || handle.gate.isHeldByCurrentThread {
+            throw LMDBError(code: LMDBError.nestedWrite.code, context: path)
+        }
+    }
+
+    /// Frees reader slots held by processes that died (`mdb_reader_check`).
+    ///
+    /// - Returns: how many slots were freed.
+    @discardableResult
+    public func clearStaleReaders() throws -> Int {
+        try handle.ensureNotForked()
+        return try handle.clearStaleReaders()
+    }
+
+    /// The environment's current size and reader use (`mdb_env_info`).
+    public var info: EnvironmentInfo {
+        EnvironmentInfo(handle.info())
+    }
+
+    /// The flags the environment was opened with (`mdb_env_get_flags`).
+    public var flags: UInt32 {
+        var flags: UInt32 = 0
+        mdb_env_get_flags(handle.pointer, &flags)
+        return flags
+    }
+
+    /// The largest key LMDB accepts (`mdb_env_get_maxkeysize`).
+    public var maxKeySize: Int { handle.maxKeySize }
+}
+
+/// `mdb_env_info`: the map and the reader table.
+public struct EnvironmentInfo: Sendable, Hashable {
+    /// The current map size in bytes; it grows as writes need it.
+    public let mapSize: Int
+    /// The last page number in use.
+    public let lastPage: Int
+    /// The id of the last committed transaction.
+    public let lastTransactionID: Int
+    /// The size of the reader table.
+    public let maxReaders: Int
+    /// Reader slots used so far (including idle ones).
+    public let readersUsed: Int
+
+    init(_ info: MDB_envinfo) {
+        mapSize = info.me_mapsize
+        lastPage = info.me_last_pgno
+        lastTransactionID = info.me_last_txnid
+        maxReaders = Int(info.me_maxreaders)
+        readersUsed = Int(info.me_numreaders)
+    }
+}
+
+extension Environment {
+    /// Writes queued and not yet taken by the writer; for tests.
+    var writerQueueLength: Int { writer.queueLength }
+}

@@ -1,0 +1,139 @@
+import CLMDB
+import Glibc
+import Synchronization
+
+/// Owns one `MDB_env` and the rules for using it safely; shared by the
+/// public `Environment` and its writer thread.
+///
+/// It closes the handle when the last owner lets go, unless the process was
+/// forked since the open: `mdb_env_close` in a child would clear the
+/// parent's reader slots, so a child leaks the handle instead.
+final class EnvironmentHandle: @unchecked Sendable {
+    // @unchecked Sendable: `pointer` is an MDB_env, which LMDB allows to be
+    // used from any thread with MDB_NOTLS; map resizing, the one operation
+    // that is not thread-safe, runs only under `gate` held exclusive. Every
+    // other stored property is an immutable value.
+    let pointer: OpaquePointer
+    let gate = ResizeGate()
+    let path: String
+    let options: Environment.Options
+    let fileID: FileID
+    /// Distinguishes this environment's `Database` handles from others'.
+    let id: Int
+    /// `mdb_env_get_maxkeysize`: 511 with Debian's build.
+    let maxKeySize: Int
+    private let forkGeneration: Int
+    /// Set once the registry lists this handle; an open that failed half-way
+    /// was never listed and must not unlist another.
+    private let isRegistered = Atomic<Bool>(false)
+
+    /// Creates and opens the handle; closes it again if any step fails.
+    init(path: String, fileID: FileID, maxDatabases: Int, options: Environment.Options, id: Int) throws(LMDBError) {
+        var env: OpaquePointer?
+        try check(mdb_env_create(&env), "mdb_env_create")
+        guard let env else { throw LMDBError(code: ENOMEM, context: "mdb_env_create") }
+        do {
+            try check(mdb_env_set_maxdbs(env, MDB_dbi(max(maxDatabases, 1))), "mdb_env_set_maxdbs")
+            try check(mdb_env_set_maxreaders(env, UInt32(options.maxReaders)), "mdb_env_set_maxreaders")
+            try check(mdb_env_set_mapsize(env, options.mapSize), "mdb_env_set_mapsize")
+            // Never MDB_WRITEMAP: it turns a full disk into SIGBUS.
+            var flags = UInt32(MDB_NOTLS) | options.durability.flags
+            if options.readOnly { flags |= UInt32(MDB_RDONLY) }
+            try check(mdb_env_open(env, path, flags, mode_t(options.fileMode)), "mdb_env_open '\(path)'")
+        } catch {
+            mdb_env_close(env)
+            throw error
+        }
+        self.pointer = env
+        self.path = path
+        self.fileID = fileID
+        self.options = options
+        self.id = id
+        self.maxKeySize = Int(mdb_env_get_maxkeysize(env))
+        self.forkGeneration = ForkGuard.currentGeneration()
+    }
+
+    deinit {
+        if !ForkGuard.isForked(since: forkGeneration) { mdb_env_close(pointer) }
+        if isRegistered.load(ordering: .acquiring) { EnvironmentRegistry.didClose(fileID) }
+    }
+
+    /// Called by the registry, under its lock, once it lists this handle.
+    func markRegistered() { isRegistered.store(true, ordering: .releasing) }
+
+    /// Throws when this process is a fork of the one that opened the handle.
+    @inline(__always)
+    func ensureNotForked() throws(LMDBError) {
+        if ForkGuard.isForked(since: forkGeneration) {
+            throw LMDBError(code: LMDBError.forkedProcess.code, context: path)
+        }
+    }
+
+    /// `mdb_reader_check`: frees the slots of processes that died inside a
+    /// read transaction, and returns how many it freed.
+    func clearStaleReaders() throws(LMDBError) -> Int {
+        var dead: Int32 = 0
+        try check(mdb_reader_check(pointer, &dead), "mdb_reader_check")
+        return Int(dead)
+    }
+
+    /// `mdb_env_info`.
+    func info() -> MDB_envinfo {
+        var info = MDB_envinfo()
+        gate.withShared { _ = mdb_env_info(pointer, &info) }
+        return info
+    }
+
+    /// Doubles the map, up to `maxMapSize`, while no transaction is live.
+    ///
+    /// - Precondition: called on the writer thread with no transaction open.
+    func growMap() throws(LMDBError) {
+        try gate.withExclusive { () throws(LMDBError) in
+            var info = MDB_envinfo()
+            _ = mdb_env_info(pointer, &info)
+            let current = info.me_mapsize
+            guard current < options.maxMapSize else {
+                throw LMDBError(code: MDB_MAP_FULL, context: "map of \(current) bytes is at maxMapSize")
+            }
+            let grown = min(current * 2, options.maxMapSize)
+            try check(mdb_env_set_mapsize(pointer, grown), "mdb_env_set_mapsize(\(grown))")
+        }
+    }
+
+    /// Adopts the larger map another process committed (`MDB_MAP_RESIZED`).
+    ///
+    /// - Precondition: the calling thread holds no transaction of this
+    ///   environment.
+    func adoptResizedMap() throws(LMDBError) {
+        try gate.withExclusive { () throws(LMDBError) in
+            try check(mdb_env_set_mapsize(pointer, 0), "mdb_env_set_mapsize(0)")
+        }
+    }
+
+    /// Begins a read-only transaction; on a full reader table it clears stale
+    /// slots once and tries again.
+    ///
+    /// - Precondition: the caller holds `gate` shared.
+    func beginReadTransaction() -> (OpaquePointer?, Int32) {
+        var txn: OpaquePointer?
+        var rc = mdb_txn_begin(pointer, nil, UInt32(MDB_RDONLY), &txn)
+        if rc == MDB_READERS_FULL, (try? clearStaleReaders()) ?? 0 > 0 {
+            rc = mdb_txn_begin(pointer, nil, UInt32(MDB_RDONLY), &txn)
+        }
+        return (txn, rc)
+    }
+}
+
+/// A directory's identity: device and inode, so that two paths to one
+/// directory (a symlink, `..`) are recognised as the same environment.
+struct FileID: Hashable, Sendable {
+    let device: UInt64
+    let inode: UInt64
+
+    init(path: String) throws(LMDBError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw LMDBError(code: errno, context: "stat '\(path)'") }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+    }
+}

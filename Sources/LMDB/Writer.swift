@@ -1,0 +1,208 @@
+import CLMDB
+import Dispatch
+import Glibc
+import Synchronization
+
+/// The environment's one writer: a dedicated thread that runs every write
+/// transaction of this process.
+///
+/// LMDB ties a write transaction to the OS thread that began it, and a
+/// second write on a thread that holds one deadlocks. Funnelling writes
+/// through one thread makes both impossible, and lets the writer commit
+/// several queued writes together (group commit): each runs in its own
+/// nested transaction, so one failing closure does not undo the others,
+/// and the batch pays for one durable commit instead of one each.
+final class Writer: @unchecked Sendable {
+    // @unchecked Sendable: `queue` is guarded by its lock and `threadID` is
+    // atomic; `failureRecord` is touched only on the writer thread.
+    private let environment: EnvironmentHandle
+    private let queue = Locked(Queue())
+    private let wakeUp = DispatchSemaphore(value: 0)
+    fileprivate let exited = DispatchSemaphore(value: 0)
+    private let threadID = Atomic<UInt>(0)
+    private let failureRecord = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+
+    /// The most writes committed together.
+    static let maxGroupSize = 128
+
+    private struct Queue {
+        var pending: [WriteRequest] = []
+        var started = false
+        var stopping = false
+    }
+
+    init(environment: EnvironmentHandle) {
+        self.environment = environment
+        failureRecord.initialize(to: 0)
+    }
+
+    deinit { failureRecord.deallocate() }
+
+    /// True on the writer thread, where a new write would wait for itself.
+    var isCurrentThread: Bool {
+        let id = threadID.load(ordering: .acquiring)
+        return id != 0 && pthread_equal(pthread_self(), pthread_t(id)) != 0
+    }
+
+    /// Writes queued and not yet taken into a transaction.
+    var queueLength: Int { queue.withLock { $0.pending.count } }
+
+    /// Queues `request`, starting the thread on first use.
+    func submit(_ request: WriteRequest) {
+        let start = queue.withLock { queue -> Bool in
+            queue.pending.append(request)
+            defer { queue.started = true }
+            return !queue.started
+        }
+        if start { startThread() }
+        wakeUp.signal()
+    }
+
+    /// Stops the thread once the queue is empty and, unless called on the
+    /// writer thread itself, waits for it to exit.
+    func shutdown() {
+        let started = queue.withLock { queue -> Bool in
+            queue.stopping = true
+            return queue.started
+        }
+        guard started else { return }
+        wakeUp.signal()
+        if !isCurrentThread { exited.wait() }
+    }
+
+    private func startThread() {
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(self).toOpaque()
+        let rc = pthread_create(&thread, nil, { context in
+            let exited: DispatchSemaphore
+            do {
+                let writer = Unmanaged<Writer>.fromOpaque(context!).takeRetainedValue()
+                exited = writer.exited
+                writer.run()
+            }
+            // The thread's reference is gone, so once `shutdown` returns the
+            // environment's last owner can close it at once.
+            exited.signal()
+            return nil
+        }, context)
+        precondition(rc == 0, "cannot start the LMDB writer thread: \(String(cString: strerror(rc)))")
+        pthread_detach(thread)
+    }
+
+    private func run() {
+        threadID.store(UInt(pthread_self()), ordering: .releasing)
+        while true {
+            wakeUp.wait()
+            let (batch, stop) = queue.withLock { queue in
+                let count = min(queue.pending.count, Writer.maxGroupSize)
+                let batch = Array(queue.pending.prefix(count))
+                queue.pending.removeFirst(count)
+                return (batch, queue.stopping && queue.pending.isEmpty)
+            }
+            if !batch.isEmpty { commit(batch) }
+            if stop { break }
+            // More than a group was queued: run the rest without a new signal.
+            if queue.withLock({ !$0.pending.isEmpty }) { wakeUp.signal() }
+        }
+    }
+
+    /// Runs `batch` in one durable commit, growing the map and re-running
+    /// when it fills, then answers every request.
+    private func commit(_ batch: [WriteRequest]) {
+        while true {
+            let outcome = environment.gate.withShared { attempt(batch) }
+            do {
+                switch outcome {
+                case .answered(let errors):
+                    for (request, error) in zip(batch, errors) { request.finish(error) }
+                    return
+                case .failed(let error):
+                    for request in batch { request.finish(error) }
+                    return
+                case .mapFull:
+                    try environment.growMap()
+                case .mapResized:
+                    try environment.adoptResizedMap()
+                }
+            } catch {
+                for request in batch { request.finish(error) }
+                return
+            }
+        }
+    }
+
+    private enum Outcome {
+        /// Finished; one entry per request, nil where its write committed.
+        case answered([(any Error)?])
+        case failed(any Error)
+        case mapFull
+        case mapResized
+    }
+
+    /// One try at `batch`. Requires the gate held shared.
+    private func attempt(_ batch: [WriteRequest]) -> Outcome {
+        var parent: OpaquePointer?
+        let rc = mdb_txn_begin(environment.pointer, nil, 0, &parent)
+        if rc == MDB_MAP_RESIZED { return .mapResized }
+        guard rc == MDB_SUCCESS, let parent else { return .failed(LMDBError(code: rc, context: "mdb_txn_begin(write)")) }
+        failureRecord.pointee = 0
+        var errors: [(any Error)?] = []
+        errors.reserveCapacity(batch.count)
+        if batch.count == 1 {
+            do {
+                try batch[0].body(transaction(parent))
+                errors.append(nil)
+            } catch {
+                mdb_txn_abort(parent)
+                return failureRecord.pointee == MDB_MAP_FULL ? .mapFull : .answered([error])
+            }
+        } else {
+            for request in batch {
+                switch runNested(request, in: parent) {
+                case .success: errors.append(nil)
+                case .failure(let error):
+                    if failureRecord.pointee == MDB_MAP_FULL {
+                        mdb_txn_abort(parent)
+                        return .mapFull
+                    }
+                    failureRecord.pointee = 0
+                    errors.append(error)
+                }
+            }
+        }
+        // mdb_txn_commit frees the transaction even when it fails.
+        let committed = mdb_txn_commit(parent)
+        if committed == MDB_MAP_FULL || failureRecord.pointee == MDB_MAP_FULL { return .mapFull }
+        if committed != MDB_SUCCESS {
+            // A closure that caught MDB_TXN_FULL leaves only MDB_BAD_TXN here.
+            let cause = failureRecord.pointee != 0 ? failureRecord.pointee : committed
+            return .failed(LMDBError(code: cause, context: "mdb_txn_commit"))
+        }
+        return .answered(errors)
+    }
+
+    /// Runs one request of a group in a nested transaction of `parent`.
+    private func runNested(_ request: WriteRequest, in parent: OpaquePointer) -> Result<Void, any Error> {
+        var child: OpaquePointer?
+        let rc = mdb_txn_begin(environment.pointer, parent, 0, &child)
+        guard rc == MDB_SUCCESS, let child else {
+            return .failure(LMDBError(code: rc, context: "mdb_txn_begin(nested)"))
+        }
+        do {
+            try request.body(transaction(child))
+        } catch {
+            mdb_txn_abort(child)
+            return .failure(error)
+        }
+        let committed = mdb_txn_commit(child)
+        if committed == MDB_MAP_FULL || committed == MDB_TXN_FULL { failureRecord.pointee = committed }
+        if committed != MDB_SUCCESS { return .failure(LMDBError(code: committed, context: "mdb_txn_commit(nested)")) }
+        return .success(())
+    }
+
+    private func transaction(_ pointer: OpaquePointer) -> WriteTransaction {
+        WriteTransaction(
+            pointer: pointer, environmentID: environment.id,
+            maxKeySize: environment.maxKeySize, failureRecord: failureRecord)
+    }
+}

@@ -1,0 +1,94 @@
+// A second process for the LMDB tests: LMDB is multi-process, and some of
+// its failure modes (dead readers, another process growing the map, fork)
+// only exist across processes. Each command prints one result line.
+import Foundation
+import Glibc
+import LMDB
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("lmdb-probe: \(message)\n".utf8))
+    exit(2)
+}
+
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data("\(line)\n".utf8))
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+guard let command = arguments.first, arguments.count >= 2 else {
+    fail("usage: lmdb-probe hold-read|grow|read-pairs|fork-check DIR [ARG]")
+}
+let directory = arguments[arguments.startIndex + 1]
+let argument = arguments.count > 2 ? arguments[arguments.startIndex + 2] : nil
+
+do {
+    switch command {
+    case "hold-read":
+        // Takes a reader slot and keeps it until killed.
+        let env = try Environment.open(at: directory, databases: ["data"])
+        try env.read { _ in
+            say("ready")
+            while true { pause() }
+        }
+
+    case "grow":
+        // Writes ARG bytes through a 256 KiB map, so the map grows here and
+        // the committed map size outgrows other processes' maps.
+        guard let total = argument.flatMap({ Int($0) }) else { fail("grow needs a byte count") }
+        var options = Environment.Options()
+        options.mapSize = 256 << 10
+        let env = try Environment.open(at: directory, databases: ["data"], options: options)
+        let data = try env.database("data")
+        try env.write { txn in
+            let chunk = [UInt8](repeating: 0x47, count: 4096)
+            for index in 0..<(total / chunk.count) {
+                try txn.put(chunk, forKey: Array("grown-\(100_000 + index)".utf8), in: data)
+            }
+        }
+        say("mapSize=\(env.info.mapSize)")
+
+    case "read-pairs":
+        // Reads keys "a" and "b" (written together by the test) until both
+        // reach ARG, counting snapshots where they differ.
+        guard let target = argument.flatMap({ UInt64($0) }) else { fail("read-pairs needs a target") }
+        let env = try Environment.open(at: directory, databases: ["data"])
+        let data = try env.database("data")
+        var reads = 0, torn = 0, distinct = Set<UInt64>()
+        say("ready")
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let (a, b) = try env.read { txn in
+                (try txn.value(forKey: Array("a".utf8), in: data), try txn.value(forKey: Array("b".utf8), in: data))
+            }
+            let valueA = a.map { $0.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) } } ?? 0
+            let valueB = b.map { $0.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) } } ?? 0
+            reads += 1
+            if valueA != valueB { torn += 1 }
+            distinct.insert(valueA)
+            if valueA >= target && valueB >= target { break }
+        }
+        say("reads=\(reads) torn=\(torn) distinct=\(distinct.count)")
+
+    case "fork-check":
+        // Uses an environment in a forked child, which must be refused,
+        // while the parent's copy keeps working.
+        let env = try Environment.open(at: directory, databases: ["data"])
+        _ = try env.read { _ in true }
+        let child = fork()
+        if child == 0 {
+            var code: Int32 = 1
+            do { _ = try env.read { _ in true } } catch LMDBError.forkedProcess { code = 0 } catch { code = 3 }
+            _exit(code)
+        }
+        var status: Int32 = 0
+        waitpid(child, &status, 0)
+        let childExit = (status >> 8) & 0xff
+        let parentStillReads = (try? env.read { _ in true }) ?? false
+        say("child=\(childExit == 0 ? "refused" : "allowed(\(childExit))") parent=\(parentStillReads ? "ok" : "broken")")
+
+    default:
+        fail("unknown command \(command)")
+    }
+} catch {
+    fail("\(error)")
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+@testable import LMDB
+
+@Suite struct MapGrowthTests {
+    static func smallMap(max: Int = 256 << 30) -> Environment.Options {
+        var options = Environment.Options()
+        options.mapSize = 256 << 10
+        options.maxMapSize = max
+        return options
+    }
+
+    @Test func aSmallMapTakesALargeWriteByGrowingAndRerunning() throws {
+        let store = try Store(options: Self.smallMap())
+        let data = store.data
+        let runs = Counter()
+        try store.env.write { txn in
+            runs.increment()
+            for number in 0..<256 {
+                try txn.put([UInt8](repeating: UInt8(number), count: 4096), forKey: key(UInt64(number)), in: data)
+            }
+        }
+        #expect(runs.count >= 2)
+        #expect(store.env.info.mapSize > 1 << 20)
+        let stored = try store.contents()
+        #expect(stored.count == 256)
+        #expect(stored[key(200)] == [UInt8](repeating: 200, count: 4096))
+    }
+
+    @Test func growthSurvivesAClosureThatSwallowsTheMapFullError() throws {
+        let store = try Store(options: Self.smallMap())
+        let data = store.data
+        try store.env.write { txn in
+            for number in 0..<256 {
+                // Ignoring the error must not commit a half-written batch.
+                try? txn.put([UInt8](repeating: 1, count: 4096), forKey: key(UInt64(number)), in: data)
+            }
+        }
+        #expect(try store.contents().count == 256)
+    }
+
+    @Test func aWriteBeyondTheMaximumMapFailsAndWritesNothing() throws {
+        let store = try Store(options: Self.smallMap(max: 512 << 10))
+        let data = store.data
+        #expect(throws: LMDBError.mapFull) {
+            try store.env.write { txn in
+                for number in 0..<256 {
+                    try txn.put([UInt8](repeating: 1, count: 4096), forKey: key(UInt64(number)), in: data)
+                }
+            }
+        }
+        #expect(try store.contents().isEmpty)
+        try store.env.write { txn in try txn.put([1], forKey: [1], in: data) }
+        #expect(try store.contents() == [[1]: [1]])
+    }
+
+    @Test func anotherProcessGrowingTheMapIsAdopted() throws {
+        let store = try Store(options: Self.smallMap())
+        let data = store.data
+        try store.env.write { txn in try txn.put([1], forKey: [1], in: data) }
+        let probe = try Probe.run("grow", store.directory.path, "\(2 << 20)")
+        #expect(probe.status == 0)
+        // The other process committed pages beyond this process's map, so
+        // the next transactions here meet MDB_MAP_RESIZED and must adopt it.
+        #expect(try store.contents().count == 1 + (2 << 20) / 4096)
+        try store.env.write { txn in try txn.put([2], forKey: [2], in: data) }
+        #expect(store.env.info.mapSize >= 2 << 20)
+    }
+}

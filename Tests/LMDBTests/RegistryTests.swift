@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+@testable import LMDB
+
+@Suite struct RegistryTests {
+    @Test func openingADirectoryTwiceReturnsTheSameEnvironment() throws {
+        let dir = TemporaryDirectory()
+        let first = try Environment.open(at: dir.path, databases: ["data"])
+        let second = try Environment.open(at: dir.path, databases: ["data"])
+        #expect(first === second)
+    }
+
+    @Test func anotherPathToTheSameDirectoryIsRecognised() throws {
+        let dir = TemporaryDirectory()
+        let store = dir.appending("store")
+        let link = dir.appending("link")
+        let first = try Environment.open(at: store, databases: ["data"])
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: store)
+        #expect(try Environment.open(at: link, databases: ["data"]) === first)
+        #expect(try Environment.open(at: store + "/../store", databases: ["data"]) === first)
+    }
+
+    @Test func aSecondOpenWithAnotherConfigurationThrows() throws {
+        let dir = TemporaryDirectory()
+        let first = try Environment.open(at: dir.path, databases: ["data"])
+        #expect(throws: LMDBError.alreadyOpen) { try Environment.open(at: dir.path, databases: ["data", "more"]) }
+        var options = Environment.Options()
+        options.durability = .noSync
+        #expect(throws: LMDBError.alreadyOpen) { try Environment.open(at: dir.path, databases: ["data"], options: options) }
+        _ = first
+    }
+
+    @Test func openAndReleaseFromManyThreadsNeverSharesAClosingHandle() throws {
+        let dir = TemporaryDirectory()
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            for round in 0..<25 {
+                let env = try! Environment.open(at: dir.path, databases: ["data"])
+                let data = try! env.database("data")
+                try! env.write { txn in try txn.put([UInt8(round)], forKey: [UInt8(worker)], in: data) }
+                #expect(try! env.read { txn in try txn.count(in: data) } >= 1)
+            }
+        }
+        #expect(dir.openFileDescriptors().isEmpty)
+    }
+
+    @Test func useInAForkedChildIsRefused() throws {
+        let dir = TemporaryDirectory()
+        // The probe is single-threaded, so forking it is safe.
+        let result = try Probe.run("fork-check", dir.path)
+        #expect(result.status == 0)
+        #expect(result.lastLine == "child=refused parent=ok")
+    }
+}
