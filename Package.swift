@@ -5,6 +5,8 @@ let package = Package(
     name: "ShareLog",
     products: [
         .library(name: "LMDB", targets: ["LMDB"]),
+        .library(name: "ShareLog", targets: ["ShareLog"]),
+        .executable(name: "sharelog", targets: ["sharelog"]),
     ],
     targets: [
         // liblmdb from Debian's liblmdb-dev, found through pkg-config.
@@ -13,8 +15,18 @@ let package = Package(
             pkgConfig: "lmdb",
             providers: [.apt(["liblmdb-dev"])]
         ),
+        // zlib from Debian's zlib1g-dev, for event checksums.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // The safe Swift wrapper: environment, transactions, databases, cursors, errors.
         .target(name: "LMDB", dependencies: ["CLMDB"]),
+        // The engine: events, log, projections, expiry, App Clip links, vCard previews.
+        .target(name: "ShareLog", dependencies: ["LMDB", "CZlib"]),
+        // The command-line tool: parses arguments, calls ShareLog, prints.
+        .executableTarget(name: "sharelog", dependencies: ["ShareLog"]),
 
         // A separate process for the multi-process tests (stale readers, foreign
         // growth, concurrent readers, fork). Not a product: tests spawn it.
@@ -24,6 +36,7 @@ let package = Package(
             path: "Tests/LMDBProbe"
         ),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "lmdb-probe"]),
+        .testTarget(name: "ShareLogTests", dependencies: ["ShareLog"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,145 @@
+/// The binary encoding of an `Event`, shared by the log and the wire.
+///
+/// Layout, version 1 (integers big-endian):
+///
+/// | offset | size | field |
+/// |---|---|---|
+/// | 0 | 1 | format version, 1 |
+/// | 1 | 1 | kind: 1 shareCreated, 2 shareExpired, others unknown |
+/// | 2 | 1 | flags: bit 0 = redacted (shareCreated without its vCard) |
+/// | 3 | 16 | origin replica id |
+/// | 19 | 8 | origin sequence |
+/// | 27 | 4 | payload length n |
+/// | 31 | n | payload |
+/// | 31+n | 4 | CRC-32 of bytes 0..<31+n |
+///
+/// Payloads: shareCreated = record name (16), createdAt ms (8), expiresAt
+/// ms (8), then the vCard (the rest; empty when redacted). shareExpired =
+/// record name (16), at ms (8), reason (1). An unknown kind's payload is
+/// kept as it is.
+public enum EventCodec {
+    public static let formatVersion: UInt8 = 1
+    static let headerSize = 31
+    static let trailerSize = 4
+
+    enum KindCode {
+        static let shareCreated: UInt8 = 1
+        static let shareExpired: UInt8 = 2
+    }
+
+    static let redactedFlag: UInt8 = 1
+
+    /// The encoded form of `event`.
+    public static func encode(_ event: Event) -> [UInt8] {
+        let (code, flags, payloadSize) = shape(of: event.kind)
+        var writer = ByteWriter(capacity: headerSize + payloadSize + trailerSize)
+        writer.write(formatVersion)
+        writer.write(code)
+        writer.write(flags)
+        writer.write(event.id.origin.bytes)
+        writer.write(event.id.sequence)
+        writer.write(UInt32(payloadSize))
+        switch event.kind {
+        case .shareCreated(let created):
+            writer.write(created.recordName.bytes)
+            writer.write(created.createdAt.milliseconds)
+            writer.write(created.expiresAt.milliseconds)
+            if let vCard = created.vCard { writer.write(vCard) }
+        case .shareExpired(let expired):
+            writer.write(expired.recordName.bytes)
+            writer.write(expired.at.milliseconds)
+            writer.write(expired.reason.rawValue)
+        case .unknown(_, let payload):
+            writer.write(payload)
+        }
+        let checksum = writer.bytes.withUnsafeBytes { Checksum.crc32($0) }
+        writer.write(checksum)
+        return writer.bytes
+    }
+
+    private static func shape(of kind: Event.Kind) -> (code: UInt8, flags: UInt8, payloadSize: Int) {
+        switch kind {
+        case .shareCreated(let created):
+            (KindCode.shareCreated, created.vCard == nil ? redactedFlag : 0, 32 + (created.vCard?.count ?? 0))
+        case .shareExpired:
+            (KindCode.shareExpired, 0, 25)
+        case .unknown(let code, let payload):
+            (code, 0, payload.count)
+        }
+    }
+
+    /// Decodes one event that fills `bytes` exactly.
+    ///
+    /// - Throws: `EventDecodingError` saying what is wrong; never traps on
+    ///   any input.
+    public static func decode(_ bytes: UnsafeRawBufferPointer) throws(EventDecodingError) -> Event {
+        guard bytes.count >= headerSize + trailerSize else { throw .truncated(bytes.count) }
+        var reader = ByteReader(bytes)
+        let version = reader.read(UInt8.self)!
+        guard version == formatVersion else { throw .unsupportedVersion(version) }
+        let code = reader.read(UInt8.self)!
+        let flags = reader.read(UInt8.self)!
+        let origin = ReplicaID(bytes: reader.readSlice(16)!)
+        let sequence = reader.read(UInt64.self)!
+        let payloadSize = Int(reader.read(UInt32.self)!)
+        guard payloadSize == bytes.count - headerSize - trailerSize else {
+            throw .lengthMismatch(declared: payloadSize, actual: bytes.count - headerSize - trailerSize)
+        }
+        let covered = UnsafeRawBufferPointer(rebasing: bytes[0..<headerSize + payloadSize])
+        let stored = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: headerSize + payloadSize, as: UInt32.self))
+        guard Checksum.crc32(covered) == stored else { throw .checksumMismatch }
+        var payload = ByteReader(reader.readSlice(payloadSize)!)
+        let id = EventID(origin: origin, sequence: sequence)
+        return Event(id: id, kind: try decodeKind(code: code, flags: flags, payload: &payload))
+    }
+
+    /// Decodes one event from an array.
+    public static func decode(_ bytes: [UInt8]) throws(EventDecodingError) -> Event {
+        let result = bytes.withUnsafeBytes { raw in Result { () throws(EventDecodingError) in try decode(raw) } }
+        return try result.get()
+    }
+
+    private static func decodeKind(code: UInt8, flags: UInt8, payload: inout ByteReader) throws(EventDecodingError) -> Event.Kind {
+        switch code {
+        case KindCode.shareCreated:
+            guard let name = payload.readSlice(16), let createdAt = payload.read(Int64.self),
+                  let expiresAt = payload.read(Int64.self)
+            else { throw .malformedPayload("shareCreated needs 32 bytes before the vCard") }
+            let vCard = payload.readBytes(payload.remaining)!
+            let redacted = flags & redactedFlag != 0
+            guard !redacted || vCard.isEmpty else { throw .malformedPayload("a redacted shareCreated carries a vCard") }
+            return .shareCreated(ShareCreated(
+                recordName: RecordName(bytes: name), vCard: redacted ? nil : vCard,
+                createdAt: Timestamp(milliseconds: createdAt), expiresAt: Timestamp(milliseconds: expiresAt)))
+        case KindCode.shareExpired:
+            guard payload.remaining == 25, let name = payload.readSlice(16), let at = payload.read(Int64.self),
+                  let reasonCode = payload.read(UInt8.self)
+            else { throw .malformedPayload("shareExpired is 25 bytes") }
+            guard let reason = ExpiryReason(rawValue: reasonCode) else {
+                throw .malformedPayload("unknown expiry reason \(reasonCode)")
+            }
+            return .shareExpired(ShareExpired(recordName: RecordName(bytes: name), at: Timestamp(milliseconds: at), reason: reason))
+        default:
+            return .unknown(code: code, payload: payload.readBytes(payload.remaining)!)
+        }
+    }
+}
+
+/// Why bytes are not an event.
+public enum EventDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
+    case truncated(Int)
+    case unsupportedVersion(UInt8)
+    case lengthMismatch(declared: Int, actual: Int)
+    case checksumMismatch
+    case malformedPayload(String)
+
+    public var description: String {
+        switch self {
+        case .truncated(let count): "event of \(count) bytes is shorter than the 35-byte minimum"
+        case .unsupportedVersion(let version): "event format \(version) is newer than this build reads (1); upgrade ShareLog"
+        case .lengthMismatch(let declared, let actual): "event declares a \(declared)-byte payload but carries \(actual) bytes"
+        case .checksumMismatch: "event checksum does not match its bytes"
+        case .malformedPayload(let reason): "malformed event payload: \(reason)"
+        }
+    }
+}

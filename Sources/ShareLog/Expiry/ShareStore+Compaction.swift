@@ -1,0 +1,55 @@
+import LMDB
+
+extension ShareStore {
+    /// Removes the vCards of expired shares from the log.
+    ///
+    /// The projection drops a card the moment its share expires; the log
+    /// keeps it in the `shareCreated` entry until compaction rewrites that
+    /// entry in place: same event id, same sequence, the redacted flag set
+    /// and no card. Entries to rewrite come from `pendingRedactions`, so the
+    /// cost is O(expired since the last compaction), in batches of
+    /// `batchSize` entries, each one short write transaction.
+    ///
+    /// - Parameter progress: called after each committed batch.
+    @discardableResult
+    public func compact(batchSize: Int = 1000, progress: ((CompactionReport) -> Void)? = nil) throws -> CompactionReport {
+        precondition(batchSize > 0, "a compaction batch holds at least one entry")
+        var report = CompactionReport()
+        while true {
+            let redacted = try environment.write { txn -> Int in
+                var sequences: [UInt64] = []
+                try txn.scan(self.schema.pendingRedactions) { entry in
+                    sequences.append(Key.integer(entry.key, as: UInt64.self)!)
+                    return sequences.count < batchSize ? .proceed : .stop
+                }
+                for sequence in sequences {
+                    try self.redact(at: sequence, in: txn)
+                    try txn.delete(Key.sequence(sequence), in: self.schema.pendingRedactions)
+                }
+                return sequences.count
+            }
+            report.redacted += redacted
+            report.batches += 1
+            progress?(report)
+            if redacted < batchSize { return report }
+        }
+    }
+
+    /// Rewrites the `shareCreated` at `sequence` without its card.
+    private func redact(at sequence: UInt64, in txn: borrowing WriteTransaction) throws {
+        guard let event = try log.event(at: sequence, in: txn),
+              case .shareCreated(let created) = event.kind, created.vCard != nil
+        else { return }
+        let redacted = Event(id: event.id, kind: .shareCreated(created.redacted))
+        try txn.put(EventCodec.encode(redacted), forKey: Key.sequence(sequence), in: schema.log)
+        try txn.put([0], forKey: Key.recordCreate(created.recordName, sequence), in: schema.recordCreates)
+    }
+}
+
+/// What a compaction did.
+public struct CompactionReport: Hashable, Sendable {
+    /// Log entries rewritten without their card.
+    public var redacted = 0
+    /// Write transactions committed.
+    public var batches = 0
+}

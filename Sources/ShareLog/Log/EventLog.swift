@@ -1,0 +1,77 @@
+import LMDB
+
+/// The append-only log: events by local sequence, with an index by event id
+/// so that an event is stored once however often it arrives.
+///
+/// Local sequences start at 1 and have no gaps. Entries are never removed;
+/// compaction rewrites a `shareCreated` in place without its vCard, keeping
+/// its id and sequence.
+struct EventLog {
+    let schema: Schema
+
+    /// The local sequence of the last entry, 0 for an empty log. O(log n).
+    func lastSequence(in txn: borrowing Transaction<some TransactionAccess>) throws -> UInt64 {
+        try txn.withCursor(on: schema.log) { cursor in
+            guard let last = try cursor.last() else { return 0 }
+            return Key.integer(last.key, as: UInt64.self) ?? 0
+        }
+    }
+
+    /// The local sequence holding event `id`, if logged.
+    func sequence(of id: EventID, in txn: borrowing Transaction<some TransactionAccess>) throws -> UInt64? {
+        try txn.withValue(forKey: Key.event(id), in: schema.eventIndex) { Key.integer($0, as: UInt64.self) } ?? nil
+    }
+
+    /// Appends `encoded` (the encoding of `event`) unless its id is logged.
+    ///
+    /// - Returns: the new local sequence, or nil for a duplicate.
+    func append(_ event: Event, encoded: [UInt8], in txn: borrowing WriteTransaction) throws -> UInt64? {
+        if try txn.contains(Key.event(event.id), in: schema.eventIndex) { return nil }
+        let sequence = try lastSequence(in: txn) + 1
+        try txn.put(encoded, forKey: Key.sequence(sequence), in: schema.log, flags: .append)
+        return sequence
+    }
+
+    /// Decodes the entry at `sequence`.
+    func event(at sequence: UInt64, in txn: borrowing Transaction<some TransactionAccess>) throws -> Event? {
+        let decoded = try txn.withValue(forKey: Key.sequence(sequence), in: schema.log) { bytes in
+            Result { () throws(EventDecodingError) in try EventCodec.decode(bytes) }
+        }
+        return try decoded.map { result in
+            try result.mapError { ShareLogError.corruptEvent(sequence: sequence, reason: $0.description) }.get()
+        }
+    }
+
+    /// Entries after `sequence`, in order, up to `limit` entries or about
+    /// `maxBytes` of encoded events (at least one entry, if any).
+    func entries(
+        after sequence: UInt64, limit: Int, maxBytes: Int, in txn: borrowing Transaction<some TransactionAccess>
+    ) throws -> [LoggedEvent] {
+        var entries: [LoggedEvent] = []
+        var bytes = 0
+        var failure: ShareLogError?
+        try txn.scan(schema.log, in: .from(Key.sequence(sequence &+ 1))) { entry in
+            let local = Key.integer(entry.key, as: UInt64.self) ?? 0
+            guard entries.count < limit, entries.isEmpty || bytes + entry.value.count <= maxBytes else { return .stop }
+            do throws(EventDecodingError) {
+                entries.append(LoggedEvent(sequence: local, event: try EventCodec.decode(entry.value), size: entry.value.count))
+            } catch {
+                failure = .corruptEvent(sequence: local, reason: error.description)
+                return .stop
+            }
+            bytes += entry.value.count
+            return .proceed
+        }
+        if let failure { throw failure }
+        return entries
+    }
+}
+
+/// An event with its place in this replica's log.
+public struct LoggedEvent: Hashable, Sendable {
+    /// The local sequence: 1, 2, 3, … in the order this replica logged events.
+    public let sequence: UInt64
+    public let event: Event
+    /// The size of its encoding in bytes.
+    public let size: Int
+}

@@ -1,0 +1,59 @@
+import LMDB
+
+/// The failures a ShareLog user acts on. Each description says what went
+/// wrong and what to do next.
+public enum ShareLogError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No share has this record name (or it was never synced here).
+    case notFound(RecordName)
+    /// The share ended at `at`; its card is gone.
+    case expired(RecordName, at: Timestamp, reason: ExpiryReason)
+    /// The bytes are not a vCard ShareLog accepts.
+    case invalidVCard(reason: String)
+    /// A time to live outside 1 minute ... 30 days.
+    case invalidTTL(String)
+    /// Not a record name (a UUID).
+    case invalidRecordName(String)
+    /// Not an App Clip link this store accepts.
+    case invalidLink(String)
+    /// No store has been initialised at the path.
+    case storeNotFound(path: String)
+    /// The store was written by a newer ShareLog.
+    case unsupportedStoreVersion(found: UInt32, supported: UInt32)
+    /// A log entry does not decode: the store's files were damaged.
+    case corruptEvent(sequence: UInt64, reason: String)
+    /// A projection entry does not decode.
+    case corruptShare(RecordName)
+    /// A meta entry does not decode.
+    case corruptMeta(String)
+    /// The storage engine failed.
+    case storage(LMDBError)
+
+    public var description: String {
+        switch self {
+        case .notFound(let name):
+            "no share \(name) in this store; check the id, or sync from the replica that made it"
+        case .expired(let name, let at, let reason):
+            "share \(name) expired at \(at.iso8601) (\(reason)); ask its owner to share the card again"
+        case .invalidVCard(let reason):
+            "not a vCard ShareLog accepts: \(reason); nothing was written"
+        case .invalidTTL(let text):
+            "time to live \(text) is outside 1m...30d; use a value like 90m, 12h or 7d"
+        case .invalidRecordName(let text):
+            "'\(text)' is not a record name; record names are UUIDs like 6f1c2a9e-58b4-4d9a-9f0e-2b7c1d3e4f50"
+        case .invalidLink(let reason):
+            "not a share link: \(reason)"
+        case .storeNotFound(let path):
+            "no ShareLog store at \(path); run 'sharelog init' or pass --store"
+        case .unsupportedStoreVersion(let found, let supported):
+            "the store has format \(found) but this build reads up to \(supported); upgrade ShareLog"
+        case .corruptEvent(let sequence, let reason):
+            "log entry \(sequence) is corrupt (\(reason)); run 'sharelog verify' and restore from a replica"
+        case .corruptShare(let name):
+            "the stored state of share \(name) is corrupt; run 'sharelog verify'"
+        case .corruptMeta(let key):
+            "the store's '\(key)' entry is corrupt; restore from a replica"
+        case .storage(let error):
+            "storage error: \(error)"
+        }
+    }
+}

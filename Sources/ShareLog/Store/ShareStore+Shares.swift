@@ -1,0 +1,116 @@
+import LMDB
+
+extension ShareStore {
+    /// The shortest and longest time to live a share may have.
+    public static let ttlRange: ClosedRange<Duration> = .seconds(60) ... .seconds(30 * 24 * 3600)
+    /// A week, as in the App Clip card design.
+    public static let defaultTTL: Duration = .seconds(7 * 24 * 3600)
+
+    /// Creates a share of `vCard` that lives for `ttl`.
+    ///
+    /// - Throws: `invalidVCard` or `invalidTTL` with nothing written.
+    /// - Returns: after the share is durably committed.
+    public func create(vCard: [UInt8], ttl: Duration = ShareStore.defaultTTL) throws -> CreatedShare {
+        do { try VCardValidator.validate(vCard) } catch { throw ShareLogError.invalidVCard(reason: error.description) }
+        guard ShareStore.ttlRange.contains(ttl) else { throw ShareLogError.invalidTTL("\(ttl)") }
+        let createdAt = clock.now()
+        let created = ShareCreated(
+            recordName: .random(), vCard: vCard, createdAt: createdAt, expiresAt: createdAt.advanced(by: ttl))
+        try environment.write { txn in _ = try self.appendLocal(.shareCreated(created), in: txn) }
+        return CreatedShare(
+            recordName: created.recordName, createdAt: created.createdAt, expiresAt: created.expiresAt,
+            link: AppClipLinkBuilder(domain: options.linkDomain).link(for: .share(recordName: created.recordName.uuid)))
+    }
+
+    /// What the store knows of `name` at `time` (default: now).
+    ///
+    /// A share is reported expired from its `expiresAt` on, whether or not
+    /// a sweep has run (lazy expiry). O(log n), one read transaction.
+    public func fetch(_ name: RecordName, at time: Timestamp? = nil) throws -> FetchResult {
+        let now = time ?? clock.now()
+        guard let state = try environment.read({ txn in try projection.state(of: name, in: txn) }) else {
+            return .notFound
+        }
+        if let expiry = state.expiry { return .expired(at: expiry.at, reason: expiry.reason) }
+        guard let creation = state.creation else { return .notFound }
+        // A creation that arrived already redacted has no card to show;
+        // its tombstone is on the way.
+        guard creation.expiresAt > now, let vCard = state.vCard else {
+            return .expired(at: creation.expiresAt, reason: .ttl)
+        }
+        return .live(Share(recordName: name, vCard: vCard, createdAt: creation.createdAt, expiresAt: creation.expiresAt))
+    }
+
+    /// What the store knows of the share an App Clip link points to.
+    ///
+    /// - Throws: `invalidLink` for a link that is not this store's
+    ///   `https://<linkDomain>/appclip?id=<record name>`.
+    public func fetch(link: String, at time: Timestamp? = nil) throws -> FetchResult {
+        try fetch(recordName(fromLink: link), at: time)
+    }
+
+    /// The record name an App Clip link points to.
+    public func recordName(fromLink link: String) throws -> RecordName {
+        do {
+            switch try AppClipLinkParser(domains: [options.linkDomain]).parse(link) {
+            case .share(let recordName): return RecordName(uuid: recordName)
+            }
+        } catch {
+            throw ShareLogError.invalidLink(error.description)
+        }
+    }
+
+    /// The live share `name`, or the error that says why there is none.
+    public func share(_ name: RecordName, at time: Timestamp? = nil) throws -> Share {
+        switch try fetch(name, at: time) {
+        case .live(let share): return share
+        case .expired(let at, let reason): throw ShareLogError.expired(name, at: at, reason: reason)
+        case .notFound: throw ShareLogError.notFound(name)
+        }
+    }
+
+    /// Ends a live share now: logs `shareExpired(revoked)` and drops its card.
+    ///
+    /// - Throws: `notFound`, or `expired` when it already ended (due shares
+    ///   included); nothing is written then.
+    @discardableResult
+    public func revoke(_ name: RecordName) throws -> ShareExpired {
+        let now = clock.now()
+        return try environment.write { txn in
+            guard let state = try self.projection.state(of: name, includingVCard: false, in: txn) else {
+                throw ShareLogError.notFound(name)
+            }
+            if let expiry = state.expiry { throw ShareLogError.expired(name, at: expiry.at, reason: expiry.reason) }
+            if let creation = state.creation, creation.expiresAt <= now {
+                throw ShareLogError.expired(name, at: creation.expiresAt, reason: .ttl)
+            }
+            let expired = ShareExpired(recordName: name, at: now, reason: .revoked)
+            _ = try self.appendLocal(.shareExpired(expired), in: txn)
+            return expired
+        }
+    }
+}
+
+/// A share as the clip sees it.
+public struct Share: Hashable, Sendable {
+    public let recordName: RecordName
+    public let vCard: [UInt8]
+    public let createdAt: Timestamp
+    public let expiresAt: Timestamp
+}
+
+/// The answer to a fetch by record name.
+public enum FetchResult: Hashable, Sendable {
+    case live(Share)
+    case expired(at: Timestamp, reason: ExpiryReason)
+    case notFound
+}
+
+/// A share just created.
+public struct CreatedShare: Hashable, Sendable {
+    public let recordName: RecordName
+    public let createdAt: Timestamp
+    public let expiresAt: Timestamp
+    /// The App Clip link to put in the QR code.
+    public let link: String
+}

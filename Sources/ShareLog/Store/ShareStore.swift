@@ -1,0 +1,131 @@
+import Foundation
+import LMDB
+
+/// A ShareLog replica: one LMDB environment holding the event log and its
+/// projections.
+///
+/// Every operation that writes is one LMDB transaction that appends to the
+/// log, updates the indexes and projections, and commits durably before it
+/// returns, so nothing is ever visible half-done and an acknowledged share
+/// survives a crash. Reads see a consistent snapshot.
+///
+/// Thread-safe; one instance per store directory per process (the LMDB
+/// module enforces it). Operations are synchronous; call them from a thread
+/// or task that may block on a disk write.
+public final class ShareStore: Sendable {
+    public let path: String
+    public let replicaID: ReplicaID
+    public let epoch: Epoch
+    let environment: Environment
+    let schema: Schema
+    let clock: any WallClock
+    public let options: Options
+
+    var log: EventLog { EventLog(schema: schema) }
+    var projection: ShareProjection { ShareProjection(schema: schema) }
+
+    /// How a store is opened.
+    public struct Options: Sendable {
+        /// Where "now" comes from.
+        public var clock: any WallClock = SystemClock()
+        /// The domain of App Clip links this store makes and accepts.
+        public var linkDomain = AppClipDomain.standard
+        /// LMDB settings; durable by default.
+        public var environment = Environment.Options()
+
+        public init() {}
+    }
+
+    /// Opens the store at `path`, creating and initialising it if needed.
+    ///
+    /// - Returns: the store, and whether this call initialised it.
+    public static func create(at path: String, options: Options = Options()) throws -> (store: ShareStore, created: Bool) {
+        let environment = try Environment.open(at: path, databases: Schema.names, options: options.environment)
+        let schema = try Schema(environment)
+        let created = try environment.write { txn -> Bool in
+            guard try !txn.contains(MetaKey.replica, in: schema.meta) else { return false }
+            try txn.put(Key.bigEndian(Schema.version), forKey: MetaKey.schema, in: schema.meta)
+            try txn.put(ReplicaID.random().bytes, forKey: MetaKey.replica, in: schema.meta)
+            try txn.put(Epoch.random().bytes, forKey: MetaKey.epoch, in: schema.meta)
+            return true
+        }
+        return (try ShareStore(path: path, environment: environment, schema: schema, options: options), created)
+    }
+
+    /// Opens an existing store.
+    ///
+    /// - Throws: `ShareLogError.storeNotFound` when nothing was initialised
+    ///   at `path`; nothing is created.
+    public static func open(at path: String, options: Options = Options()) throws -> ShareStore {
+        guard FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("data.mdb")) else {
+            throw ShareLogError.storeNotFound(path: path)
+        }
+        let environment = try Environment.open(at: path, databases: Schema.names, options: options.environment)
+        return try ShareStore(path: path, environment: environment, schema: try Schema(environment), options: options)
+    }
+
+    private init(path: String, environment: Environment, schema: Schema, options: Options) throws {
+        let identity = try environment.read { txn -> (UInt32, [UInt8], [UInt8])? in
+            guard let version = try txn.withValue(forKey: MetaKey.schema, in: schema.meta, { Key.integer($0, as: UInt32.self) }),
+                  let replica = try txn.value(forKey: MetaKey.replica, in: schema.meta),
+                  let epoch = try txn.value(forKey: MetaKey.epoch, in: schema.meta)
+            else { return nil }
+            return (version ?? 0, replica, epoch)
+        }
+        guard let (version, replica, epoch) = identity else { throw ShareLogError.storeNotFound(path: path) }
+        guard version <= Schema.version else {
+            throw ShareLogError.unsupportedStoreVersion(found: version, supported: Schema.version)
+        }
+        guard replica.count == 16, epoch.count == 16 else { throw ShareLogError.corruptMeta("replica") }
+        self.path = path
+        self.environment = environment
+        self.schema = schema
+        self.options = options
+        self.clock = options.clock
+        self.replicaID = ReplicaID(bytes: replica)
+        self.epoch = Epoch(bytes: epoch)
+    }
+
+    /// Logs an event made by this replica and projects it, in `txn`.
+    func appendLocal(_ kind: Event.Kind, in txn: borrowing WriteTransaction) throws -> Event {
+        let sequence = try ShareProjection.counter(MetaKey.originSequence, schema: schema, in: txn) + 1
+        try txn.put(Key.bigEndian(sequence), forKey: MetaKey.originSequence, in: schema.meta)
+        let event = Event(id: EventID(origin: replicaID, sequence: sequence), kind: kind)
+        guard let local = try log.append(event, encoded: EventCodec.encode(event), in: txn) else {
+            throw ShareLogError.corruptMeta("origin-sequence")
+        }
+        try projection.apply(event, at: local, in: txn)
+        return event
+    }
+
+    /// Applies events from another replica, skipping those already logged,
+    /// in one transaction.
+    ///
+    /// - Returns: how many were new and how many were duplicates.
+    @discardableResult
+    public func apply(_ events: [Event]) throws -> ApplyReport {
+        try environment.write { txn in
+            var applied = 0
+            for event in events {
+                guard let sequence = try self.log.append(event, encoded: EventCodec.encode(event), in: txn) else { continue }
+                try self.projection.apply(event, at: sequence, in: txn)
+                applied += 1
+            }
+            return ApplyReport(applied: applied, duplicates: events.count - applied)
+        }
+    }
+
+    /// Log entries after local sequence `sequence`, at most `limit` of them
+    /// and about `maxBytes` (always at least one if any follow). One short
+    /// read transaction; call again with the last sequence to go on.
+    public func events(after sequence: UInt64, limit: Int = 1000, maxBytes: Int = 4 << 20) throws -> [LoggedEvent] {
+        guard sequence < .max else { return [] }
+        return try environment.read { txn in try log.entries(after: sequence, limit: limit, maxBytes: maxBytes, in: txn) }
+    }
+}
+
+/// What `apply` did.
+public struct ApplyReport: Hashable, Sendable {
+    public let applied: Int
+    public let duplicates: Int
+}
