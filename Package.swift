@@ -35,8 +35,10 @@ let package = Package(
             dependencies: ["LMDB"],
             path: "Tests/LMDBProbe"
         ),
-        .testTarget(name: "LMDBTests", dependencies: ["LMDB", "lmdb-probe"]),
-        .testTarget(name: "ShareLogTests", dependencies: ["ShareLog"]),
+        // Helpers shared by the test targets.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "LMDBTests", dependencies: ["LMDB", "lmdb-probe", "TestSupport"]),
+        .testTarget(name: "ShareLogTests", dependencies: ["ShareLog", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import TestSupport
 import CLMDB
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+@testable import ShareLog
 
 /// Hand-made vCards and the helpers that build them.
 enum VCardFixtures {
@@ -31,18 +32,7 @@ enum VCardFixtures {
 
     /// `count` deterministic pseudo-random bytes (SplitMix64 seeded with `seed`).
     static func pseudoRandomBytes(count: Int, seed: UInt64) -> Data {
-        var state = seed
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(count)
-        while bytes.count < count {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var mixed = state
-            mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-            mixed ^= mixed >> 31
-            withUnsafeBytes(of: mixed) { bytes.append(contentsOf: $0.prefix(count - bytes.count)) }
-        }
-        return Data(bytes)
+        Data(SampleCard.pseudoRandomBytes(count: count, seed: seed))
     }
 
     /// The first bytes of a JPEG file (SOI, APP0 "JFIF"), standing in for a contact photo.

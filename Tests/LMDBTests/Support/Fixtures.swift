@@ -1,3 +1,4 @@
+import TestSupport
 import Synchronization
 @testable import LMDB
 

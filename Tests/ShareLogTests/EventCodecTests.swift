@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+@testable import ShareLog
+
+@Suite struct EventCodecTests {
+    static let origin = ReplicaID.random()
+    static let name = RecordName.random()
+    static let at = Timestamp(milliseconds: 1_800_000_000_123)
+
+    static let samples: [Event] = [
+        Event(id: EventID(origin: origin, sequence: 1), kind: .shareCreated(ShareCreated(
+            recordName: name, vCard: smallCard(), createdAt: at, expiresAt: at.advanced(by: .seconds(604_800))))),
+        Event(id: EventID(origin: origin, sequence: 2), kind: .shareCreated(ShareCreated(
+            recordName: name, vCard: nil, createdAt: at, expiresAt: at.advanced(by: .seconds(60))))),
+        Event(id: EventID(origin: origin, sequence: 3), kind: .shareCreated(ShareCreated(
+            recordName: name, vCard: SampleCard.make(index: 1, photoBytes: 45_000), createdAt: at, expiresAt: at))),
+        Event(id: EventID(origin: origin, sequence: 4), kind: .shareExpired(ShareExpired(recordName: name, at: at, reason: .ttl))),
+        Event(id: EventID(origin: origin, sequence: .max), kind: .shareExpired(ShareExpired(recordName: name, at: at, reason: .revoked))),
+        Event(id: EventID(origin: origin, sequence: 6), kind: .unknown(code: 77, payload: [1, 2, 3])),
+        Event(id: EventID(origin: origin, sequence: 7), kind: .unknown(code: 200, payload: [])),
+    ]
+
+    @Test(arguments: samples)
+    func eventsSurviveARoundTrip(event: Event) throws {
+        #expect(try EventCodec.decode(EventCodec.encode(event)) == event)
+    }
+
+    @Test func unknownKindsAreKeptByteForByte() throws {
+        let event = Self.samples[5]
+        let encoded = EventCodec.encode(event)
+        #expect(EventCodec.encode(try EventCodec.decode(encoded)) == encoded)
+    }
+
+    @Test func everySingleBitFlipIsDetected() {
+        let encoded = EventCodec.encode(Self.samples[3])
+        for index in encoded.indices {
+            for bit in 0..<8 {
+                var damaged = encoded
+                damaged[index] ^= 1 << bit
+                #expect(throws: EventDecodingError.self) { try EventCodec.decode(damaged) }
+            }
+        }
+    }
+
+    @Test func truncationAndExtensionAreDetected() {
+        let encoded = EventCodec.encode(Self.samples[0])
+        for length in [0, 10, 34, encoded.count - 1] {
+            #expect(throws: EventDecodingError.self) { try EventCodec.decode(Array(encoded.prefix(length))) }
+        }
+        #expect(throws: EventDecodingError.self) { try EventCodec.decode(encoded + [0]) }
+    }
+
+    @Test func aNewerFormatIsRefusedWithAnUpgradeHint() {
+        var encoded = EventCodec.encode(Self.samples[3])
+        encoded[0] = 2
+        let error = #expect(throws: EventDecodingError.self) { try EventCodec.decode(encoded) }
+        #expect(error == .unsupportedVersion(2))
+        #expect(error?.description.contains("upgrade") == true)
+    }
+}
