@@ -38,7 +38,7 @@ let package = Package(
         // Helpers shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "lmdb-probe", "TestSupport"]),
-        .testTarget(name: "ShareLogTests", dependencies: ["ShareLog", "TestSupport"]),
+        .testTarget(name: "ShareLogTests", dependencies: ["ShareLog", "TestSupport", "sharelog"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -32,5 +32,6 @@ require_packages() {
 require_build_packages() {
     require_packages \
         "command -v pkg-config" pkg-config \
-        "pkg-config --exists lmdb" liblmdb-dev
+        "pkg-config --exists lmdb" liblmdb-dev \
+        "pkg-config --exists zlib" zlib1g-dev
 }

@@ -102,7 +102,7 @@ import TestSupport
     @Test(arguments: [Duration.seconds(59), .seconds(0), .seconds(-60), .seconds(30 * 24 * 3600 + 1)])
     func ttlsOutsideOneMinuteToThirtyDaysAreRefused(ttl: Duration) throws {
         let test = try TestStore()
-        #expect(throws: ShareLogError.invalidTTL("\(ttl)")) { try test.store.create(vCard: smallCard(), ttl: ttl) }
+        #expect(throws: ShareLogError.invalidTTL(seconds: ttl.components.seconds)) { try test.store.create(vCard: smallCard(), ttl: ttl) }
         #expect(try test.store.stats().events == 0)
     }
 

@@ -9,8 +9,8 @@ public enum ShareLogError: Error, Equatable, Sendable, CustomStringConvertible {
     case expired(RecordName, at: Timestamp, reason: ExpiryReason)
     /// The bytes are not a vCard ShareLog accepts.
     case invalidVCard(reason: String)
-    /// A time to live outside 1 minute ... 30 days.
-    case invalidTTL(String)
+    /// A time to live outside 1 minute ... 30 days, in seconds.
+    case invalidTTL(seconds: Int64)
     /// Not a record name (a UUID).
     case invalidRecordName(String)
     /// Not an App Clip link this store accepts.
@@ -36,8 +36,8 @@ public enum ShareLogError: Error, Equatable, Sendable, CustomStringConvertible {
             "share \(name) expired at \(at.iso8601) (\(reason)); ask its owner to share the card again"
         case .invalidVCard(let reason):
             "not a vCard ShareLog accepts: \(reason); nothing was written"
-        case .invalidTTL(let text):
-            "time to live \(text) is outside 1m...30d; use a value like 90m, 12h or 7d"
+        case .invalidTTL(let seconds):
+            "a time to live of \(seconds) seconds is outside 1 minute to 30 days; use a value like 90m, 12h or 7d"
         case .invalidRecordName(let text):
             "'\(text)' is not a record name; record names are UUIDs like 6f1c2a9e-58b4-4d9a-9f0e-2b7c1d3e4f50"
         case .invalidLink(let reason):

@@ -12,7 +12,7 @@ extension ShareStore {
     /// - Returns: after the share is durably committed.
     public func create(vCard: [UInt8], ttl: Duration = ShareStore.defaultTTL) throws -> CreatedShare {
         do { try VCardValidator.validate(vCard) } catch { throw ShareLogError.invalidVCard(reason: error.description) }
-        guard ShareStore.ttlRange.contains(ttl) else { throw ShareLogError.invalidTTL("\(ttl)") }
+        guard ShareStore.ttlRange.contains(ttl) else { throw ShareLogError.invalidTTL(seconds: ttl.components.seconds) }
         let createdAt = clock.now()
         let created = ShareCreated(
             recordName: .random(), vCard: vCard, createdAt: createdAt, expiresAt: createdAt.advanced(by: ttl))

@@ -1,0 +1,78 @@
+import ShareLog
+
+struct LogCommand: Command {
+    static let name = "log"
+    static let synopsis = "log [--after SEQ] [--limit N]"
+    static let summary = "Print log entries after SEQ in order; one JSON object per line with --json."
+
+    struct Line: Encodable {
+        let sequence: UInt64
+        let origin: String
+        let originSequence: UInt64
+        var kind: String
+        var id: String?
+        var createdAt: String?
+        var expiresAt: String?
+        var vCardBytes: Int?
+        var redacted: Bool?
+        var at: String?
+        var reason: String?
+        var code: UInt8?
+        let size: Int
+    }
+
+    static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
+        let after = try arguments.option("after").map { text throws(CLIError) -> UInt64 in
+            guard let value = UInt64(text) else { throw .invalidInput("--after must be a sequence number, not '\(text)'") }
+            return value
+        } ?? 0
+        let limit = try arguments.integer("limit", in: 1...Int.max) ?? Int.max
+        try arguments.finish()
+        let store = try context.openStore()
+        var cursor = after, printed = 0
+        while printed < limit {
+            let chunk = try store.events(after: cursor, limit: min(1000, limit - printed))
+            guard let last = chunk.last else { break }
+            for logged in chunk {
+                let line = Self.line(for: logged)
+                if context.json { try context.printJSON(line) } else { context.print(text(line)) }
+            }
+            printed += chunk.count
+            cursor = last.sequence
+        }
+        return ExitCode.success
+    }
+
+    static func line(for logged: LoggedEvent) -> Line {
+        let id = logged.event.id
+        var line = Line(sequence: logged.sequence, origin: "\(id.origin)", originSequence: id.sequence, kind: "unknown", size: logged.size)
+        switch logged.event.kind {
+        case .shareCreated(let created):
+            line.kind = "shareCreated"
+            line.id = "\(created.recordName)"
+            line.createdAt = created.createdAt.iso8601
+            line.expiresAt = created.expiresAt.iso8601
+            line.vCardBytes = created.vCard?.count ?? 0
+            line.redacted = created.vCard == nil
+        case .shareExpired(let expired):
+            line.kind = "shareExpired"
+            line.id = "\(expired.recordName)"
+            line.at = expired.at.iso8601
+            line.reason = "\(expired.reason)"
+        case .unknown(let code, _):
+            line.code = code
+        }
+        return line
+    }
+
+    static func text(_ line: Line) -> String {
+        switch line.kind {
+        case "shareCreated":
+            "\(line.sequence)\tshareCreated\t\(line.id ?? "")\texpires \(line.expiresAt ?? "")\t\(line.redacted == true ? "redacted" : "\(line.vCardBytes ?? 0) bytes")"
+        case "shareExpired":
+            "\(line.sequence)\tshareExpired\t\(line.id ?? "")\tat \(line.at ?? "")\t\(line.reason ?? "")"
+        default:
+            "\(line.sequence)\tunknown kind \(line.code ?? 0)\t\(line.size) bytes"
+        }
+    }
+}

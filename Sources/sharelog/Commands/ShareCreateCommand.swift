@@ -1,0 +1,52 @@
+import Foundation
+import ShareLog
+
+struct ShareCreateCommand: Command {
+    static let name = "share create"
+    static let synopsis = "share create FILE|- [--ttl 7d]"
+    static let summary = "Share the vCard in FILE (or standard input); print its id, link and expiry."
+
+    struct Output: Encodable {
+        let id: String
+        let link: String
+        let createdAt: String
+        let expiresAt: String
+    }
+
+    static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
+        let source = try arguments.positional("vCard file (or - for standard input)")
+        let ttl = try TTL.parse(try arguments.option("ttl") ?? "7d")
+        try arguments.finish()
+        let vCard = try readInput(source)
+        let store = try context.openStore()
+        let created = try store.create(vCard: vCard, ttl: ttl)
+        let output = Output(
+            id: "\(created.recordName)", link: created.link,
+            createdAt: created.createdAt.iso8601, expiresAt: created.expiresAt.iso8601)
+        if context.json { try context.printJSON(output); return ExitCode.success }
+        context.print("id:      \(output.id)")
+        context.print("link:    \(output.link)")
+        context.print("expires: \(output.expiresAt)")
+        return ExitCode.success
+    }
+
+    /// The bytes of FILE, or of standard input for `-`.
+    static func readInput(_ source: String) throws -> [UInt8] {
+        if source == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
+        guard let data = FileManager.default.contents(atPath: source) else {
+            throw CLIError.invalidInput("cannot read '\(source)': no such readable file")
+        }
+        return Array(data)
+    }
+}
+
+/// Time-to-live syntax: a whole number and a unit, s, m, h or d (`90m`, `7d`).
+enum TTL {
+    static func parse(_ text: String) throws -> Duration {
+        let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+        guard let unit = text.last.flatMap({ units[$0] }), let count = Int64(text.dropLast()), count >= 0,
+              count <= Int64.max / unit
+        else { throw CLIError.invalidInput("--ttl '\(text)' is not a duration like 90m, 12h or 7d") }
+        return .seconds(count * unit)
+    }
+}

@@ -1,0 +1,37 @@
+import ShareLog
+
+struct StatsCommand: Command {
+    static let name = "stats"
+    static let synopsis = "stats"
+    static let summary = "Print the replica id, epoch, event and share counts, and sizes."
+
+    struct Output: Encodable {
+        let replicaID: String
+        let epoch: String
+        let events: Int
+        let lastSequence: UInt64
+        let live: Int
+        let expired: Int
+        let due: Int
+        let pendingRedactions: Int
+        let fileBytes: Int
+        let usedBytes: Int
+    }
+
+    static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
+        try arguments.finish()
+        let stats = try context.openStore().stats()
+        let output = Output(
+            replicaID: "\(stats.replicaID)", epoch: "\(stats.epoch)", events: stats.events,
+            lastSequence: stats.lastSequence, live: stats.live, expired: stats.expired, due: stats.due,
+            pendingRedactions: stats.pendingRedactions, fileBytes: stats.fileBytes, usedBytes: stats.usedBytes)
+        if context.json { try context.printJSON(output); return ExitCode.success }
+        context.print("replica:   \(output.replicaID)")
+        context.print("epoch:     \(output.epoch)")
+        context.print("events:    \(output.events) (last sequence \(output.lastSequence))")
+        context.print("shares:    \(output.live) live (\(output.due) due), \(output.expired) expired")
+        context.print("redaction: \(output.pendingRedactions) log entries awaiting compaction")
+        context.print("bytes:     \(output.usedBytes) used of \(output.fileBytes) in data.mdb")
+        return ExitCode.success
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import ShareLog
+
+/// What every command shares: where the store is, what time it is, how to
+/// print.
+struct Context {
+    /// `--store`, then `SHARELOG_STORE`, then `./sharelog-data`.
+    let storePath: String
+    /// `--now` (ISO 8601), or the system clock.
+    let clock: any WallClock
+    /// `--domain`, then `SHARELOG_DOMAIN`, then `cards.example.com`.
+    let domain: AppClipDomain
+    /// `--json`: one JSON document (or one per line for streams).
+    let json: Bool
+
+    /// Reads the options every command accepts.
+    init(_ arguments: inout Arguments, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        storePath = try arguments.option("store") ?? environment["SHARELOG_STORE"] ?? "./sharelog-data"
+        if let now = try arguments.option("now") {
+            guard let time = Timestamp(iso8601: now) else {
+                throw CLIError.invalidInput("--now '\(now)' is not an ISO 8601 time such as 2026-12-07T09:30:00Z")
+            }
+            clock = FixedClock(time)
+        } else {
+            clock = SystemClock()
+        }
+        let domainName = try arguments.option("domain") ?? environment["SHARELOG_DOMAIN"] ?? AppClipDomain.standard.name
+        do { domain = try AppClipDomain(domainName) } catch { throw CLIError.invalidInput("--domain: \(error)") }
+        json = arguments.flag("json")
+    }
+
+    var storeOptions: ShareStore.Options {
+        var options = ShareStore.Options()
+        options.clock = clock
+        options.linkDomain = domain
+        return options
+    }
+
+    /// Opens the existing store.
+    func openStore() throws -> ShareStore { try ShareStore.open(at: storePath, options: storeOptions) }
+
+    /// Writes one line to standard output.
+    func print(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+
+    /// Writes `value` as one line of JSON with sorted keys.
+    func printJSON(_ value: some Encodable) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
+    /// Reports progress on standard error when it is a terminal.
+    func progress(_ line: String) {
+        guard isatty(STDERR_FILENO) != 0 else { return }
+        FileHandle.standardError.write(Data("\r\(line)\u{1B}[K".utf8))
+    }
+
+    /// Ends a progress line.
+    func progressDone() {
+        guard isatty(STDERR_FILENO) != 0 else { return }
+        FileHandle.standardError.write(Data("\n".utf8))
+    }
+}
