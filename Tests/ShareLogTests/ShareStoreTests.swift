@@ -176,3 +176,30 @@ import TestSupport
         #expect(try test.store.stats().events == 1)
     }
 }
+
+@Suite struct ShareStoreBatchTests {
+    @Test func aBatchOfCardsIsCreatedInOneTransaction() throws {
+        let test = try TestStore()
+        let before = test.store.environment.info.lastTransactionID
+        let created = try test.store.create(vCards: (0..<50).map { smallCard($0) })
+        #expect(Set(created.map(\.recordName)).count == 50)
+        #expect(test.store.environment.info.lastTransactionID == before + 1)
+        #expect(try test.store.fetch(created[49].recordName) != .notFound)
+    }
+
+    @Test func oneBadCardRefusesTheWholeBatch() throws {
+        let test = try TestStore()
+        #expect(throws: ShareLogError.self) { try test.store.create(vCards: [smallCard(1), Array("nope".utf8)]) }
+        #expect(try test.store.stats().events == 0)
+    }
+
+    @Test func concurrentAsyncCreatesAllLand() async throws {
+        let test = try TestStore()
+        let names = try await withThrowingTaskGroup(of: RecordName.self) { group in
+            for index in 0..<40 { group.addTask { try await test.store.create(vCard: smallCard(index)).recordName } }
+            return try await group.reduce(into: Set<RecordName>()) { $0.insert($1) }
+        }
+        #expect(names.count == 40)
+        #expect(try test.store.stats().live == 40)
+    }
+}

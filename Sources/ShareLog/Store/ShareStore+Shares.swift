@@ -9,15 +9,44 @@ extension ShareStore {
     /// Creates a share of `vCard` that lives for `ttl`.
     ///
     /// - Throws: `invalidVCard` or `invalidTTL` with nothing written.
-    /// - Returns: after the share is durably committed.
+    /// - Returns: after the share is durably committed. Concurrent creates
+    ///   may share one commit (group commit).
+    @available(*, noasync, message: "use the async create from async code")
     public func create(vCard: [UInt8], ttl: Duration = ShareStore.defaultTTL) throws -> CreatedShare {
+        let created = try prepareCreation(of: vCard, ttl: ttl)
+        try environment.write { txn in _ = try self.appendLocal(.shareCreated(created), in: txn) }
+        return receipt(for: created)
+    }
+
+    /// The async form of `create`: suspends instead of blocking a thread.
+    public func create(vCard: [UInt8], ttl: Duration = ShareStore.defaultTTL) async throws -> CreatedShare {
+        let created = try prepareCreation(of: vCard, ttl: ttl)
+        try await environment.write { txn in _ = try self.appendLocal(.shareCreated(created), in: txn) }
+        return receipt(for: created)
+    }
+
+    /// Creates one share per card in a single transaction: all or none.
+    ///
+    /// - Throws: `invalidVCard` or `invalidTTL` for any card, with nothing written.
+    @available(*, noasync, message: "call from a thread that may block on a disk write")
+    public func create(vCards: [[UInt8]], ttl: Duration = ShareStore.defaultTTL) throws -> [CreatedShare] {
+        let batch = try vCards.map { try prepareCreation(of: $0, ttl: ttl) }
+        try environment.write { txn in
+            for created in batch { _ = try self.appendLocal(.shareCreated(created), in: txn) }
+        }
+        return batch.map(receipt(for:))
+    }
+
+    /// Validates a card and TTL and stamps a new share with a record name.
+    private func prepareCreation(of vCard: [UInt8], ttl: Duration) throws -> ShareCreated {
         do { try VCardValidator.validate(vCard) } catch { throw ShareLogError.invalidVCard(reason: error.description) }
         guard ShareStore.ttlRange.contains(ttl) else { throw ShareLogError.invalidTTL(seconds: ttl.components.seconds) }
         let createdAt = clock.now()
-        let created = ShareCreated(
-            recordName: .random(), vCard: vCard, createdAt: createdAt, expiresAt: createdAt.advanced(by: ttl))
-        try environment.write { txn in _ = try self.appendLocal(.shareCreated(created), in: txn) }
-        return CreatedShare(
+        return ShareCreated(recordName: .random(), vCard: vCard, createdAt: createdAt, expiresAt: createdAt.advanced(by: ttl))
+    }
+
+    private func receipt(for created: ShareCreated) -> CreatedShare {
+        CreatedShare(
             recordName: created.recordName, createdAt: created.createdAt, expiresAt: created.expiresAt,
             link: AppClipLinkBuilder(domain: options.linkDomain).link(for: .share(recordName: created.recordName.uuid)))
     }
