@@ -17,8 +17,7 @@ extension ShareStore {
     ) throws -> SweepReport {
         precondition(batchSize > 0, "a sweep batch holds at least one share")
         let now = time ?? clock.now()
-        // Keys sort by expiresAt first: every key below this bound is due.
-        let due = KeyRange.upTo(Key.bigEndian(UInt64(clamping: now.milliseconds) &+ 1))
+        let due = Key.due(at: now)
         var report = SweepReport()
         while true {
             let batch = try environment.write { txn -> (expired: Int, visited: Int) in

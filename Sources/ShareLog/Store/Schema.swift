@@ -67,6 +67,12 @@ enum Key {
         bigEndian(UInt64(clamping: max(expiresAt.milliseconds, 0))) + name.bytes
     }
 
+    /// Every `expiry` key of a share due at `time` (`expiresAt <= time`):
+    /// keys sort by expiresAt first, so they all lie below this bound.
+    static func due(at time: Timestamp) -> KeyRange {
+        .upTo(bigEndian(UInt64(clamping: time.milliseconds) &+ 1))
+    }
+
     static func recordCreate(_ name: RecordName, _ sequence: UInt64) -> [UInt8] { name.bytes + bigEndian(sequence) }
 
     static func bigEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {

@@ -17,7 +17,7 @@ extension ShareStore {
                 lastSequence: try log.lastSequence(in: txn),
                 live: Int(try ShareProjection.counter(MetaKey.liveCount, schema: schema, in: txn)),
                 expired: Int(try ShareProjection.counter(MetaKey.expiredCount, schema: schema, in: txn)),
-                due: try txn.scan(schema.expiry, in: .upTo(Key.bigEndian(UInt64(clamping: now.milliseconds) &+ 1))) { _ in .proceed },
+                due: try txn.scan(schema.expiry, in: Key.due(at: now)) { _ in .proceed },
                 pendingRedactions: try txn.count(in: schema.pendingRedactions),
                 fileBytes: fileBytes,
                 usedBytes: (info.lastPage + 1) * pageSize,
