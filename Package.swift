@@ -32,9 +32,11 @@ let package = Package(
         // growth, concurrent readers, fork). Not a product: tests spawn it.
         .executableTarget(
             name: "lmdb-probe",
-            dependencies: ["LMDB"],
+            dependencies: ["LMDB", "CHeap"],
             path: "Tests/LMDBProbe"
         ),
+        // The probe's view of the C heap, for leak checks.
+        .target(name: "CHeap", path: "Tests/CHeap"),
         // Helpers shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "lmdb-probe", "TestSupport"]),

@@ -56,13 +56,16 @@ public struct Cursor<Access: TransactionAccess>: ~Copyable {
 
     /// The first entry of `range`, which may lie past its upper bound.
     func seekFirst(in range: KeyRange) throws -> CursorEntry? {
-        guard let lower = range.lowerBound else { return try first() }
+        // No key is empty, so an empty lower bound is the start.
+        guard let lower = range.lowerBound, !lower.isEmpty else { return try first() }
         return try seek(atLeast: lower)
     }
 
     /// The last entry of `range`, which may lie before its lower bound.
     func seekLast(in range: KeyRange) throws -> CursorEntry? {
         guard let upper = range.upperBound else { return try last() }
+        // No key is empty, so nothing lies at or below an empty upper bound.
+        if upper.isEmpty { return nil }
         guard let entry = try seek(atLeast: upper) else { return try last() }
         if range.includesUpperBound && compareKeys(entry.key, upper) == 0 { return entry }
         return try previous()
@@ -94,16 +97,20 @@ public struct Cursor<Access: TransactionAccess>: ~Copyable {
 
 extension Cursor where Access == ReadWrite {
     /// Replaces the value of the current entry (`MDB_CURRENT`); the key
-    /// must stay the same.
+    /// stays the same.
     public func replaceCurrent(with value: some ContiguousBytes) throws {
-        guard var key = try current().map({ MDB_val(mv_size: $0.key.count, mv_data: UnsafeMutableRawPointer(mutating: $0.key.baseAddress)) }) else {
+        // A copy: LMDB may shift the page under a key that points into it.
+        guard var key = try current().map({ Array($0.key) }) else {
             throw LMDBError(code: MDB_NOTFOUND, context: "replaceCurrent on \(database): no current entry")
         }
-        try value.withUnsafeBytes { bytes in
-            var data = MDB_val(mv_size: bytes.count, mv_data: UnsafeMutableRawPointer(mutating: bytes.baseAddress))
-            let rc = mdb_cursor_put(pointer, &key, &data, UInt32(MDB_CURRENT))
-            if rc == MDB_MAP_FULL || rc == MDB_TXN_FULL { failureRecord?.pointee = rc }
-            try check(rc, "mdb_cursor_put on \(database)")
+        try key.withUnsafeMutableBytes { keyBytes in
+            try value.withUnsafeBytes { bytes in
+                var key = MDB_val(mv_size: keyBytes.count, mv_data: keyBytes.baseAddress)
+                var data = MDB_val(mv_size: bytes.count, mv_data: UnsafeMutableRawPointer(mutating: bytes.baseAddress))
+                let rc = mdb_cursor_put(pointer, &key, &data, UInt32(MDB_CURRENT))
+                if rc == MDB_MAP_FULL || rc == MDB_TXN_FULL { failureRecord?.pointee = rc }
+                try check(rc, "mdb_cursor_put on \(database)")
+            }
         }
     }
 

@@ -48,7 +48,10 @@ public final class Environment: Sendable {
         self.databases = try Environment.openDatabases(databaseNames, in: handle)
     }
 
-    deinit { writer.shutdown() }
+    deinit {
+        // fork() copies no writer thread, so a child must not wait for one.
+        if !handle.isForked { writer.shutdown() }
+    }
 
     /// Opens every named database in one transaction; the handles then stay
     /// valid until the environment closes.

@@ -6,8 +6,9 @@ import Synchronization
 /// public `Environment` and its writer thread.
 ///
 /// It closes the handle when the last owner lets go, unless the process was
-/// forked since the open: `mdb_env_close` in a child would clear the
-/// parent's reader slots, so a child leaks the handle instead.
+/// forked since the open: a child leaves the inherited handle alone (it
+/// would munmap and close descriptors the parent's state describes) and
+/// leaks it instead.
 final class EnvironmentHandle: @unchecked Sendable {
     // @unchecked Sendable: `pointer` is an MDB_env, which LMDB allows to be
     // used from any thread with MDB_NOTLS; map resizing, the one operation
@@ -54,17 +55,20 @@ final class EnvironmentHandle: @unchecked Sendable {
     }
 
     deinit {
-        if !ForkGuard.isForked(since: forkGeneration) { mdb_env_close(pointer) }
+        if !isForked { mdb_env_close(pointer) }
         if isRegistered.load(ordering: .acquiring) { EnvironmentRegistry.didClose(fileID) }
     }
 
     /// Called by the registry, under its lock, once it lists this handle.
     func markRegistered() { isRegistered.store(true, ordering: .releasing) }
 
+    /// True in a process forked from the one that opened the handle.
+    var isForked: Bool { ForkGuard.isForked(since: forkGeneration) }
+
     /// Throws when this process is a fork of the one that opened the handle.
     @inline(__always)
     func ensureNotForked() throws(LMDBError) {
-        if ForkGuard.isForked(since: forkGeneration) {
+        if isForked {
             throw LMDBError(code: LMDBError.forkedProcess.code, context: path)
         }
     }

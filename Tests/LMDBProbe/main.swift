@@ -1,6 +1,7 @@
 // A second process for the LMDB tests: LMDB is multi-process, and some of
 // its failure modes (dead readers, another process growing the map, fork)
 // only exist across processes. Each command prints one result line.
+import CHeap
 import Foundation
 import Glibc
 import LMDB
@@ -14,9 +15,42 @@ func say(_ line: String) {
     FileHandle.standardOutput.write(Data("\(line)\n".utf8))
 }
 
+/// Writes (starting the writer thread), forks, and releases the environment
+/// in the child, which must exit rather than wait for a writer thread that
+/// fork did not copy.
+func forkRelease(_ directory: String) throws -> String {
+    let child: pid_t
+    do {
+        let env = try Environment.open(at: directory, databases: ["data"])
+        let data = try env.database("data")
+        try env.write { txn in try txn.put([1], forKey: [1], in: data) }
+        child = fork()
+        if child != 0 { return waitForChild(child, env: env) }
+    }
+    // The child: its reference was released at the end of the block.
+    _exit(0)
+}
+
+func waitForChild(_ child: pid_t, env: Environment) -> String {
+    var status: Int32 = 0, exited = false
+    for _ in 0..<500 {
+        if waitpid(child, &status, WNOHANG) == child {
+            exited = true
+            break
+        }
+        usleep(10_000)
+    }
+    if !exited {
+        kill(child, SIGKILL)
+        waitpid(child, &status, 0)
+    }
+    let parentReads = (try? env.read { _ in true }) ?? false
+    return "child=\(exited ? "exited" : "hung") parent=\(parentReads ? "ok" : "broken")"
+}
+
 let arguments = CommandLine.arguments.dropFirst()
 guard let command = arguments.first, arguments.count >= 2 else {
-    fail("usage: lmdb-probe hold-read|grow|read-pairs|fork-check DIR [ARG]")
+    fail("usage: lmdb-probe hold-read|grow|read-pairs|fork-check|fork-release|failed-opens DIR [ARG]")
 }
 let directory = arguments[arguments.startIndex + 1]
 let argument = arguments.count > 2 ? arguments[arguments.startIndex + 2] : nil
@@ -85,6 +119,23 @@ do {
         let childExit = (status >> 8) & 0xff
         let parentStillReads = (try? env.read { _ in true }) ?? false
         say("child=\(childExit == 0 ? "refused" : "allowed(\(childExit))") parent=\(parentStillReads ? "ok" : "broken")")
+
+    case "fork-release":
+        say(try forkRelease(directory))
+
+    case "failed-opens":
+        // Opens DIR (whose data.mdb is not LMDB) ARG times and prints the
+        // heap bytes kept per failed open.
+        guard let count = argument.flatMap({ Int($0) }) else { fail("failed-opens needs a count") }
+        func failOnce() {
+            let outcome = Result { try Environment.open(at: directory, databases: ["data"]) }
+            guard case .failure(LMDBError.invalid) = outcome else { fail("expected MDB_INVALID, got \(outcome)") }
+        }
+        for _ in 0..<50 { failOnce() }  // warm caches and lazily made globals
+        let before = cheap_bytes_in_use()
+        for _ in 0..<count { failOnce() }
+        let after = cheap_bytes_in_use()
+        say("leakedPerOpen=\(after > before ? (after - before) / count : 0)")
 
     default:
         fail("unknown command \(command)")

@@ -106,3 +106,40 @@ import Testing
         #expect(try store.contents()[key(50)] == [55])
     }
 }
+
+@Suite struct CursorEdgeTests {
+    @Test(arguments: [512, 4096])
+    func seekingWithAKeyOverTheSizeLimitIsRefused(size: Int) throws {
+        let store = try CursorTests().tens()
+        let error = #expect(throws: LMDBError.badKeySize) {
+            try store.env.read { txn in
+                try txn.withCursor(on: store.data) { cursor in
+                    _ = try cursor.seek(atLeast: [UInt8](repeating: 1, count: size))
+                }
+            }
+        }
+        #expect(error?.description.contains("\(size) bytes") == true)
+    }
+
+    @Test func emptyBoundsMeanTheStartAndNothing() throws {
+        let store = try CursorTests().tens()
+        #expect(try CursorTests().scanned(store, .from([])).count == 10)
+        #expect(try CursorTests().scanned(store, .upTo([])) == [])
+        #expect(try CursorTests().scanned(store, .through([]), reverse: true) == [])
+    }
+
+    @Test func replacingWithALongerValueOnADirtyPageKeepsEveryKey() throws {
+        let store = try CursorTests().tens()
+        let data = store.data
+        try store.env.write { txn in
+            try txn.put([1], forKey: key(15), in: data)  // dirty the page first
+            try txn.withCursor(on: data) { cursor in
+                _ = try cursor.seek(exactly: key(50))
+                try cursor.replaceCurrent(with: [UInt8](repeating: 55, count: 300))
+            }
+        }
+        let stored = try store.contents()
+        #expect(stored.keys.sorted { $0.lexicographicallyPrecedes($1) } == ([10, 15, 20, 30, 40, 50, 60, 70, 80, 90, 100] as [UInt64]).map { key($0) })
+        #expect(stored[key(50)] == [UInt8](repeating: 55, count: 300))
+    }
+}

@@ -1,6 +1,6 @@
-import TestSupport
 import CLMDB
 import Foundation
+import TestSupport
 import Testing
 @testable import LMDB
 
@@ -101,5 +101,62 @@ import Testing
         _ = try Environment.open(at: dir.path, databases: ["data"])
         let attributes = try FileManager.default.attributesOfItem(atPath: dir.appending("data.mdb"))
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    }
+}
+
+@Suite struct EnvironmentFailureTests {
+    @Test func freesTheHandleWhenOpeningFails() throws {
+        // mdb_env_open closes the files itself when it fails, so only the
+        // heap shows whether the MDB_env was closed. Measured in a probe,
+        // because other tests allocate in this process.
+        let dir = TemporaryDirectory()
+        try Data(repeating: 0xAB, count: 64 << 10).write(to: URL(fileURLWithPath: dir.appending("data.mdb")))
+        let result = try Probe.run("failed-opens", dir.path, "1000")
+        #expect(result.status == 0)
+        let leaked = result.lastLine.flatMap { $0.split(separator: "=").last.flatMap { Int($0) } }
+        #expect(leaked != nil && leaked! < 64, "heap bytes kept per failed open: \(result.lastLine ?? "none")")
+    }
+
+    /// Stores `key` as a plain value in the unnamed main database, so that
+    /// opening a database of that name fails with MDB_INCOMPATIBLE inside
+    /// the open's write transaction.
+    static func putPlainKey(_ key: String, inMainDatabaseAt path: String) throws {
+        var env: OpaquePointer?
+        try #require(mdb_env_create(&env) == MDB_SUCCESS)
+        defer { mdb_env_close(env) }
+        try #require(mdb_env_open(env, path, UInt32(MDB_NOTLS), 0o600) == MDB_SUCCESS)
+        var txn: OpaquePointer?
+        try #require(mdb_txn_begin(env, nil, 0, &txn) == MDB_SUCCESS)
+        var dbi = MDB_dbi()
+        try #require(mdb_dbi_open(txn, nil, 0, &dbi) == MDB_SUCCESS)
+        var bytes = Array(key.utf8), one: [UInt8] = [1]
+        let rc = bytes.withUnsafeMutableBytes { k in
+            one.withUnsafeMutableBytes { v in
+                var key = MDB_val(mv_size: k.count, mv_data: k.baseAddress)
+                var value = MDB_val(mv_size: v.count, mv_data: v.baseAddress)
+                return mdb_put(txn, dbi, &key, &value, 0)
+            }
+        }
+        try #require(rc == MDB_SUCCESS)
+        try #require(mdb_txn_commit(txn) == MDB_SUCCESS)
+    }
+
+    @Test func aDatabaseThatCannotBeOpenedLeavesNoWriteLockBehind() throws {
+        let dir = TemporaryDirectory()
+        try Self.putPlainKey("clash", inMainDatabaseAt: dir.path)
+        // Another process keeps the lock file in use, so a write lock left
+        // held stays held.
+        let holder = try Probe("hold-read", dir.path)
+        defer { holder.kill() }
+        #expect(holder.readLine() == "ready")
+        #expect(throws: LMDBError.incompatible) { try Environment.open(at: dir.path, databases: ["clash"]) }
+        // In a probe, so a leaked lock fails the test instead of hanging it.
+        let writer = try Probe("grow", dir.path, "4096")
+        let deadline = Date().addingTimeInterval(10)
+        while writer.process.isRunning && Date() < deadline { usleep(10_000) }
+        let finished = !writer.process.isRunning
+        if !finished { writer.kill() }
+        #expect(finished, "another process's write waited for the write lock of the failed open")
+        #expect(writer.process.terminationStatus == 0)
     }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Testing
 @testable import LMDB
@@ -65,5 +66,56 @@ import Testing
         #expect(try store.contents().count == 1 + (2 << 20) / 4096)
         try store.env.write { txn in try txn.put([2], forKey: [2], in: data) }
         #expect(store.env.info.mapSize >= 2 << 20)
+    }
+}
+
+@Suite struct GroupGrowthTests {
+    @Test func aGroupOfQueuedWritesGrowsTheMapTogether() async throws {
+        let store = try Store(options: MapGrowthTests.smallMap())
+        let env = store.env, data = store.data
+        // Hold the writer so the next writes run as one group of nested
+        // transactions: each fits the map alone, together they do not.
+        let gate = DispatchSemaphore(value: 0)
+        let holding = Counter()
+        let blocker = Task {
+            try await env.write { _ in
+                holding.increment()
+                gate.wait()
+            }
+        }
+        while holding.count == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        let writes = Task {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for number in 0..<16 {
+                    group.addTask {
+                        try await env.write { txn in
+                            for part in 0..<8 {
+                                let value = [UInt8](repeating: UInt8(number), count: 4096)
+                                try txn.put(value, forKey: key(UInt64(number * 8 + part)), in: data)
+                            }
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+        while env.writerQueueLength < 16 { try await Task.sleep(for: .milliseconds(1)) }
+        gate.signal()
+        try await blocker.value
+        try await writes.value
+        #expect(try store.contents().count == 16 * 8)
+        #expect(env.info.mapSize > 256 << 10)
+    }
+
+    @Test func anotherProcessGrowingTheMapIsAdoptedByTheNextWrite() throws {
+        let store = try Store(options: MapGrowthTests.smallMap())
+        let data = store.data
+        try store.env.write { txn in try txn.put([1], forKey: [1], in: data) }
+        let probe = try Probe.run("grow", store.directory.path, "\(2 << 20)")
+        #expect(probe.status == 0)
+        // No read first: the writer meets MDB_MAP_RESIZED itself and must adopt it.
+        try store.env.write { txn in try txn.put([2], forKey: [2], in: data) }
+        #expect(store.env.info.mapSize >= 2 << 20)
+        #expect(try store.contents().count == 2 + (2 << 20) / 4096)
     }
 }

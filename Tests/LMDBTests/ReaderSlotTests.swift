@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import LMDB
 
@@ -42,5 +43,21 @@ import Testing
         }
         // The slots are free again afterwards.
         #expect(try env.read { _ in true })
+    }
+}
+
+@Suite struct StaleReaderOpenTests {
+    @Test func openingClearsSlotsOfProcessesThatDied() throws {
+        let dir = TemporaryDirectory()
+        // A live reader keeps the lock file in use, so this open must clear
+        // the table itself rather than getting a fresh one.
+        let live = try Probe("hold-read", dir.path)
+        defer { live.kill() }
+        #expect(live.readLine() == "ready")
+        let dead = try (0..<3).map { _ in try Probe("hold-read", dir.path) }
+        for probe in dead { #expect(probe.readLine() == "ready") }
+        for probe in dead { probe.kill() }
+        let env = try Environment.open(at: dir.path, databases: ["data"])
+        #expect(try env.clearStaleReaders() == 0)
     }
 }

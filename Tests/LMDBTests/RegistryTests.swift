@@ -1,5 +1,5 @@
-import TestSupport
 import Foundation
+import TestSupport
 import Testing
 @testable import LMDB
 
@@ -50,5 +50,31 @@ import Testing
         let result = try Probe.run("fork-check", dir.path)
         #expect(result.status == 0)
         #expect(result.lastLine == "child=refused parent=ok")
+    }
+}
+
+@Suite struct RegistryLifecycleTests {
+    @Test func anOpenWaitsUntilTheClosingHandleHasClosed() throws {
+        let dir = TemporaryDirectory()
+        // The environment is released but its handle kept, as one still
+        // inside mdb_env_close is.
+        let closing = Locked<EnvironmentHandle?>(try Environment.open(at: dir.path, databases: ["data"]).handle)
+        let opened = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            _ = try? Environment.open(at: dir.path, databases: ["data"])
+            opened.signal()
+        }
+        let waited = opened.wait(timeout: .now() + 0.5) == .timedOut
+        #expect(waited, "an open went ahead beside a handle that was still open")
+        closing.withLock { $0 = nil }
+        if waited { #expect(opened.wait(timeout: .now() + 10) == .success) }
+        #expect(dir.openFileDescriptors().isEmpty)
+    }
+
+    @Test func releasingAnEnvironmentInAForkedChildDoesNotWaitForTheWriter() throws {
+        let dir = TemporaryDirectory()
+        let result = try Probe.run("fork-release", dir.path)
+        #expect(result.status == 0)
+        #expect(result.lastLine == "child=exited parent=ok")
     }
 }
