@@ -142,7 +142,7 @@ public final class Environment: Sendable {
         }
     }
 
-    private func submit(_ request: WriteRequest) throws {
+    func submit(_ request: WriteRequest) throws {
         try precheckWrite()
         writer.submit(request)
     }

@@ -6,15 +6,22 @@
 struct WriteRequest: Sendable {
     let body: @Sendable (borrowing WriteTransaction) throws -> Void
     let finish: @Sendable ((any Error)?) -> Void
+    /// True when `body` must run in a top-level transaction of its own, never
+    /// grouped with other writes: `Environment.scrub` reads the committed
+    /// file and must not see, or overwrite, pages another write of the same
+    /// transaction has changed or spilled.
+    let runsAlone: Bool
 
     /// Wraps a typed closure; `deliver` gets its result after the commit.
     init<R: Sendable>(
         _ body: @escaping @Sendable (borrowing WriteTransaction) throws -> R,
+        runsAlone: Bool = false,
         deliver: @escaping @Sendable (Result<R, any Error>) -> Void
     ) {
         let slot = ResultSlot<R>()
         self.body = { txn in slot.store(try body(txn)) }
         self.finish = { error in deliver(error.map { .failure($0) } ?? .success(slot.take())) }
+        self.runsAlone = runsAlone
     }
 }
 

@@ -94,7 +94,7 @@ final class Writer: @unchecked Sendable {
         while true {
             wakeUp.wait()
             let (batch, stop) = queue.withLock { queue in
-                let count = min(queue.pending.count, Writer.maxGroupSize)
+                let count = Writer.groupSize(queue.pending)
                 let batch = Array(queue.pending.prefix(count))
                 queue.pending.removeFirst(count)
                 return (batch, queue.stopping && queue.pending.isEmpty)
@@ -104,6 +104,15 @@ final class Writer: @unchecked Sendable {
             // More than a group was queued: run the rest without a new signal.
             if queue.withLock({ !$0.pending.isEmpty }) { wakeUp.signal() }
         }
+    }
+
+    /// How many of the first pending requests share the next commit: up to
+    /// `maxGroupSize`, stopping before a request that runs alone, which
+    /// goes by itself.
+    private static func groupSize(_ pending: [WriteRequest]) -> Int {
+        guard let first = pending.first else { return 0 }
+        if first.runsAlone { return 1 }
+        return pending.prefix(maxGroupSize).prefix { !$0.runsAlone }.count
     }
 
     /// Runs `batch` in one durable commit, growing the map and re-running

@@ -1,0 +1,91 @@
+import CLMDB
+import Glibc
+
+/// `data.mdb` opened a second time, read-write, for `Environment.scrub`: it
+/// reads pages with `pread` and overwrites unused bytes with `pwrite`.
+///
+/// Its own descriptor, opened `O_RDWR | O_CLOEXEC` and closed when the value
+/// goes. Closing it drops no lock of LMDB's, which takes POSIX locks on
+/// `lock.mdb` only. LMDB maps `data.mdb` read-only and `MAP_SHARED` (never
+/// `MDB_WRITEMAP` here) and itself writes with `pwrite`, so on Linux the map,
+/// LMDB's writes and these all go through the one page cache.
+struct DataFile: ~Copyable {
+    let path: String
+    private let descriptor: Int32
+
+    init(path: String) throws(LMDBError) {
+        let descriptor = Glibc.open(path, O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0 else { throw LMDBError(code: errno, context: "open '\(path)' for scrub") }
+        self.path = path
+        self.descriptor = descriptor
+    }
+
+    deinit { Glibc.close(descriptor) }
+
+    /// The file's size in bytes.
+    func size() throws(LMDBError) -> Int {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw LMDBError(code: errno, context: "fstat '\(path)'") }
+        return Int(info.st_size)
+    }
+
+    /// True when `other` (LMDB's own descriptor) refers to this same file.
+    func isSameFile(as other: Int32) throws(LMDBError) -> Bool {
+        var mine = stat(), theirs = stat()
+        guard fstat(descriptor, &mine) == 0, fstat(other, &theirs) == 0 else {
+            throw LMDBError(code: errno, context: "fstat '\(path)'")
+        }
+        return mine.st_dev == theirs.st_dev && mine.st_ino == theirs.st_ino
+    }
+
+    /// Reads `buffer.count` bytes at `offset`, fewer only at the end of the
+    /// file, and returns how many it read.
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(LMDBError) -> Int {
+        var done = 0
+        while done < buffer.count {
+            let count = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw LMDBError(code: errno, context: "pread '\(path)' at \(offset + done)")
+            }
+            if count == 0 { break }
+            done += count
+        }
+        return done
+    }
+
+    /// Reads exactly `buffer.count` bytes at `offset`.
+    ///
+    /// - Throws: `LMDBError.corrupted` when the file ends first: the caller
+    ///   was led there by a page that LMDB says exists.
+    func readFully(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(LMDBError) {
+        let count = try read(into: buffer, at: offset)
+        guard count == buffer.count else {
+            throw LMDBError(
+                code: MDB_CORRUPTED,
+                context: "'\(path)' ends at \(offset + count), inside a page in use (\(offset)..<\(offset + buffer.count))")
+        }
+    }
+
+    /// Writes `count` zero bytes at `offset`, from `zeros` (all zero, not
+    /// empty) as many times as needed.
+    func writeZeros(count: Int, at offset: Int, from zeros: UnsafeRawBufferPointer) throws(LMDBError) {
+        var done = 0
+        while done < count {
+            let written = pwrite(descriptor, zeros.baseAddress!, min(zeros.count, count - done), off_t(offset + done))
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw LMDBError(code: errno, context: "pwrite '\(path)' at \(offset + done)")
+            }
+            done += written
+        }
+    }
+
+    /// `fdatasync`: the file's data, written through any descriptor, is on
+    /// the disk when it returns.
+    func synchronize() throws(LMDBError) {
+        while fdatasync(descriptor) != 0 {
+            if errno != EINTR { throw LMDBError(code: errno, context: "fdatasync '\(path)'") }
+        }
+    }
+}
