@@ -49,6 +49,13 @@ import Testing
         for (name, bytes) in try test.rawFiles() {
             #expect(bytes.range(of: Data(marker.utf8)) == nil, "\(name) still holds the expired card")
         }
+        // Later commits must not carry the card back from LMDB's recycled
+        // page buffers into the file.
+        for index in 40..<80 { _ = try test.store.create(vCard: smallCard(index)) }
+        try test.store.sweep(at: test.clock.now().advanced(by: .seconds(86_400)))
+        for (name, bytes) in try test.rawFiles() {
+            #expect(bytes.range(of: Data(marker.utf8)) == nil, "\(name) holds the expired card again after later writes")
+        }
         #expect(try test.store.verify().isConsistent)
     }
 }

@@ -1,14 +1,21 @@
 import LMDB
 
 extension ShareStore {
-    /// Removes the vCards of expired shares from the log.
+    /// Removes the vCards of expired shares from the log, then from the
+    /// store's file.
     ///
     /// The projection drops a card the moment its share expires; the log
     /// keeps it in the `shareCreated` entry until compaction rewrites that
     /// entry in place: same event id, same sequence, the redacted flag set
-    /// and no card. Entries to rewrite come from `pendingRedactions`, so the
-    /// cost is O(expired since the last compaction), in batches of
-    /// `batchSize` entries, each one short write transaction.
+    /// and no card. Entries to rewrite come from `pendingRedactions`, in
+    /// batches of `batchSize` entries, each one short write transaction:
+    /// O(expired since the last compaction).
+    ///
+    /// LMDB never erases, so the old bytes of every rewritten entry and
+    /// dropped projection value linger in free pages and unused page areas.
+    /// Compaction ends with `Environment.scrub()`, which zeroes them (see
+    /// its contract and docs/ENGINE.md#privacy): O(pages in the file), and
+    /// every writer waits for it.
     ///
     /// - Parameter progress: called after each committed batch.
     @discardableResult
@@ -31,8 +38,10 @@ extension ShareStore {
             report.redacted += redacted
             report.batches += 1
             progress?(report)
-            if redacted < batchSize { return report }
+            if redacted < batchSize { break }
         }
+        report.scrub = try environment.scrub()
+        return report
     }
 
     /// Rewrites the `shareCreated` at `sequence` without its card.
@@ -52,4 +61,6 @@ public struct CompactionReport: Hashable, Sendable {
     public var redacted = 0
     /// Write transactions committed.
     public var batches = 0
+    /// What the closing scrub of the file zeroed.
+    public var scrub: ScrubReport?
 }

@@ -8,6 +8,9 @@ struct CompactCommand: Command {
     struct Output: Encodable {
         let redacted: Int
         let batches: Int
+        let freePagesZeroed: Int
+        let freePagesDeferred: Int
+        let bytesZeroed: Int
     }
 
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
@@ -16,9 +19,16 @@ struct CompactCommand: Command {
         let store = try context.openStore()
         let report = try store.compact(batchSize: batch) { context.progress("redacted \($0.redacted) log entries") }
         context.progressDone()
-        let output = Output(redacted: report.redacted, batches: report.batches)
+        let scrub = report.scrub
+        let output = Output(
+            redacted: report.redacted, batches: report.batches,
+            freePagesZeroed: scrub?.freePagesZeroed ?? 0, freePagesDeferred: scrub?.freePagesDeferred ?? 0,
+            bytesZeroed: (scrub?.gapBytesZeroed ?? 0) + (scrub?.overflowTailBytesZeroed ?? 0))
         if context.json { try context.printJSON(output); return ExitCode.success }
-        context.print("redacted \(report.redacted) log entries")
+        context.print("redacted \(report.redacted) log entries; zeroed \(output.freePagesZeroed) free pages and \(output.bytesZeroed) unused bytes")
+        if output.freePagesDeferred > 0 {
+            context.print("\(output.freePagesDeferred) free pages are still readable by a live snapshot; compact again once it ends")
+        }
         return ExitCode.success
     }
 }
