@@ -37,21 +37,21 @@ import CLMDB
 /// - every page from 0 to `mm_last_pg` is exactly one of: a meta page, a
 ///   page of one tree, a page listed once on the free list.
 struct PageWalk: ~Copyable {
-    private let meta: MetaPage
-    private let pageSize: Int
-    private let fileSize: Int
+    let meta: MetaPage
+    let pageSize: Int
+    let fileSize: Int
     private let oldestReaderSnapshot: UInt64?
     private let context: String
-    private var plan: ScrubPlan
+    var plan: ScrubPlan
     /// One bit per page, 0 through `mm_last_pg`: set once the page is
     /// accounted for.
-    private var seen: [UInt64]
+    var seen: [UInt64]
     /// Free pages that no snapshot can read.
-    private var releasedPages: [UInt64] = []
+    var releasedPages: [UInt64] = []
     /// The page being parsed.
     private let page: UnsafeMutableRawBufferPointer
     /// Scratch space for overflow headers, tails and free pages.
-    private let chunk: UnsafeMutableRawBufferPointer
+    let chunk: UnsafeMutableRawBufferPointer
 
     /// Where a tree's leaves lead.
     private enum Tree {
@@ -379,77 +379,6 @@ struct PageWalk: ~Copyable {
         }
     }
 
-    // MARK: Pages outside the trees
-
-    /// Marks `number` as accounted for.
-    ///
-    /// - Throws: `LMDBError.corrupted` when it is outside `2...mm_last_pg` or
-    ///   was accounted for already.
-    private mutating func claim(_ number: UInt64, by label: String) throws(LMDBError) {
-        guard number >= UInt64(PageLayout.metaPageCount), number <= meta.lastPage else {
-            throw corrupted("\(label) refers to page \(number), outside 2...\(meta.lastPage)")
-        }
-        let (word, bit) = (Int(number / 64), number % 64)
-        guard seen[word] & (1 << bit) == 0 else {
-            throw corrupted("page \(number) is used twice, the second time by \(label)")
-        }
-        seen[word] |= 1 << bit
-    }
-
-    private func checkEveryPageIsAccountedFor() throws(LMDBError) {
-        let total = Int(meta.lastPage) + 1
-        let accounted = seen.reduce(0) { $0 + $1.nonzeroBitCount }
-        guard accounted == total else {
-            let seen = self.seen
-            let missing = (0..<UInt64(total)).lazy.filter { seen[Int($0 / 64)] & (1 << ($0 % 64)) == 0 }
-            throw corrupted(
-                "\(total - accounted) of \(total) pages are in no tree and not on the free list, "
-                    + "starting with \(Array(missing.prefix(5)))")
-        }
-    }
-
-    /// Plans zeros for every released free page that holds a nonzero byte.
-    /// A page past the end of the file holds nothing.
-    private mutating func planReleasedPages(_ file: borrowing DataFile) throws(LMDBError) {
-        let pages = releasedPages.sorted()
-        let perRead = chunk.count / pageSize
-        var index = 0
-        while index < pages.count {
-            // The longest run of consecutive pages from here that fits the chunk.
-            var count = 1
-            while count < perRead, index + count < pages.count, pages[index + count] == pages[index] + UInt64(count) {
-                count += 1
-            }
-            let offset = Int(pages[index]) * pageSize
-            let read = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: chunk[0..<count * pageSize]), at: offset)
-            for slot in 0..<count where slot * pageSize < read {
-                let bytes = UnsafeRawBufferPointer(rebasing: chunk[slot * pageSize..<min(read, (slot + 1) * pageSize)])
-                if PageLayout.nonzeroSpan(bytes) != nil {
-                    plan.zero(offset + slot * pageSize..<offset + slot * pageSize + bytes.count)
-                    plan.report.freePagesZeroed += 1
-                }
-            }
-            index += count
-        }
-    }
-
-    /// Plans zeros for every page past `mm_last_pg` that holds a nonzero byte.
-    private mutating func planPagesPastTheEnd(_ file: borrowing DataFile) throws(LMDBError) {
-        var offset = (Int(meta.lastPage) + 1) * pageSize
-        while offset < fileSize {
-            let read = try file.read(into: chunk, at: offset)
-            guard read > 0 else { break }
-            for start in stride(from: 0, to: read, by: pageSize) {
-                let bytes = UnsafeRawBufferPointer(rebasing: chunk[start..<min(read, start + pageSize)])
-                if PageLayout.nonzeroSpan(bytes) != nil {
-                    plan.zero(offset + start..<offset + start + bytes.count)
-                    plan.report.unallocatedPagesZeroed += 1
-                }
-            }
-            offset += read
-        }
-    }
-
     /// The span from the first to the last nonzero byte of `range` of the
     /// file, which lies inside a page in use.
     private func nonzeroSpan(of range: Range<Int>, _ file: borrowing DataFile) throws(LMDBError) -> Range<Int>? {
@@ -468,7 +397,7 @@ struct PageWalk: ~Copyable {
         return first.map { $0..<last + 1 }
     }
 
-    private func corrupted(_ problem: String) -> LMDBError {
+    func corrupted(_ problem: String) -> LMDBError {
         LMDBError(code: MDB_CORRUPTED, context: "\(context): \(problem)")
     }
 }

@@ -1,18 +1,7 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import ShareLog
-
-/// A seeded generator, so a failing order can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
-}
 
 @Suite struct ConvergenceTests {
     /// Events from three replicas over 40 shares: plain creates, rival
@@ -43,7 +32,7 @@ struct SeededGenerator: RandomNumberGenerator {
     @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
     func replicasThatApplyTheSameEventsInAnyOrderConverge(seed: UInt64) throws {
         let events = Self.history()
-        var generator = SeededGenerator(state: seed)
+        var generator = SeededGenerator(seed: seed)
         var orderA = events + events.prefix(10)
         var orderB = events + events.suffix(10)
         orderA.shuffle(using: &generator)
