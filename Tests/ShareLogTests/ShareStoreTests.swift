@@ -203,3 +203,14 @@ import TestSupport
         #expect(try test.store.stats().live == 40)
     }
 }
+
+@Suite struct ApplyValidationTests {
+    @Test func aBatchWithACardThisStoreWouldRefuseWritesNothing() throws {
+        let test = try TestStore()
+        let replica = ForeignReplica()
+        let good = replica.created(at: test.clock.now(), ttl: .seconds(600))
+        let bad = replica.created(vCard: Array("not a card".utf8), at: test.clock.now(), ttl: .seconds(600))
+        #expect(throws: ShareLogError.self) { try test.store.apply([good, bad]) }
+        #expect(try test.store.stats().events == 0)
+    }
+}

@@ -101,10 +101,18 @@ public final class ShareStore: Sendable {
     /// Applies events from another replica, skipping those already logged,
     /// in one transaction.
     ///
+    /// - Throws: `invalidVCard` when a creation carries a card this store
+    ///   would refuse to create; nothing of the batch is written then.
     /// - Returns: how many were new and how many were duplicates.
     @discardableResult
     public func apply(_ events: [Event]) throws -> ApplyReport {
-        try environment.write { txn in
+        for case .shareCreated(let created) in events.map(\.kind) {
+            guard let vCard = created.vCard else { continue }
+            do { try VCardValidator.validate(vCard) } catch {
+                throw ShareLogError.invalidVCard(reason: "share \(created.recordName): \(error.description)")
+            }
+        }
+        return try environment.write { txn in
             var applied = 0
             for event in events {
                 guard let sequence = try self.log.append(event, encoded: EventCodec.encode(event), in: txn) else { continue }
