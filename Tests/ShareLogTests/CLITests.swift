@@ -110,6 +110,26 @@ struct CLI {
         #expect(report.json["consistent"] as? Bool == false)
     }
 
+    @Test func getShowsThePreviewAndSavesTheDecodedPhoto() throws {
+        let dir = TemporaryDirectory()
+        let cli = CLI(store: dir.appending("store"))
+        _ = try cli.run("init")
+        let card = SampleCard.make(index: 3, photoBytes: 45_000)
+        let id = try #require(try cli.run("share", "create", "-", "--json", input: Data(card)).json["id"] as? String)
+        let photoPath = dir.appending("photo.jpg")
+        let shown = try cli.run("share", "get", id, "--json", "--photo", photoPath)
+        #expect(shown.status == 0)
+        let preview = try #require(shown.json["preview"] as? [String: Any])
+        #expect(preview["name"] as? String == "Person Sample3")
+        #expect(preview["title"] as? String == "Engineer 3")
+        #expect(preview["organization"] as? String == "Example Corp 3")
+        #expect((preview["photo"] as? [String: Any])?["mediaType"] as? String == "image/jpeg")
+        let photo = try Data(contentsOf: URL(fileURLWithPath: photoPath))
+        #expect(Array(photo) == SampleCard.pseudoRandomBytes(count: 45_000, seed: 3 &+ 0x5EED))
+        let text = try cli.run("share", "get", id).output
+        #expect(text.contains("name:     Person Sample3") && text.contains("photo:    image/jpeg, 45000 bytes"))
+    }
+
     @Test func helpListsEveryCommand() throws {
         let dir = TemporaryDirectory()
         let help = try CLI(store: dir.path).run("help").output
