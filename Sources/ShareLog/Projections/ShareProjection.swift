@@ -113,7 +113,9 @@ struct ShareProjection {
 
     private func adjustCounter(_ key: [UInt8], by delta: Int64, in txn: borrowing WriteTransaction) throws {
         let current = try Self.counter(key, schema: schema, in: txn)
-        try txn.put(Key.bigEndian(UInt64(Int64(current) + delta)), forKey: key, in: schema.meta)
+        // Clamped: a damaged counter is verify's to report, never a trap.
+        let adjusted = UInt64(clamping: Int64(clamping: current).addingReportingOverflow(delta).partialValue)
+        try txn.put(Key.bigEndian(adjusted), forKey: key, in: schema.meta)
     }
 
     /// A meta counter; 0 when absent.
