@@ -41,6 +41,18 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "lmdb-probe", "TestSupport"]),
         .testTarget(name: "ShareLogTests", dependencies: ["ShareLog", "TestSupport", "sharelog"]),
+
+        // Reliability harnesses (docs/RELIABILITY.md): fuzz targets and their
+        // libFuzzer driver, the crash-injection harness, and their tests.
+        .target(name: "FuzzTargets", dependencies: ["ShareLog", "CZlib"], path: "Tests/FuzzTargets"),
+        .target(name: "CFuzzDriver", path: "Tests/CFuzzDriver"),
+        .executableTarget(name: "sharelog-fuzz", dependencies: ["FuzzTargets", "CFuzzDriver"], path: "Tests/FuzzDriver"),
+        .target(name: "CrashHarness", dependencies: ["ShareLog"], path: "Tests/CrashHarness"),
+        .executableTarget(name: "sharelog-crash", dependencies: ["CrashHarness"], path: "Tests/CrashRunner"),
+        .testTarget(
+            name: "ReliabilityTests",
+            dependencies: ["ShareLog", "LMDB", "TestSupport", "FuzzTargets", "CrashHarness", "sharelog", "sharelog-crash"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -35,3 +35,11 @@ require_build_packages() {
         "pkg-config --exists lmdb" liblmdb-dev \
         "pkg-config --exists zlib" zlib1g-dev
 }
+
+# What the tests need besides: the independent readers of a store
+# (ReliabilityTests) use lmdb-utils and Debian's python3 with python3-lmdb.
+require_test_packages() {
+    require_packages \
+        "command -v mdb_stat && command -v mdb_dump" lmdb-utils \
+        "/usr/bin/python3 -c 'import lmdb'" python3-lmdb
+}

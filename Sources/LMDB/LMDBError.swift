@@ -113,6 +113,8 @@ public struct LMDBError: Error, Hashable, Sendable, CustomStringConvertible {
         default:
             switch code {
             case ENOSPC: return "free disk space; nothing after the last commit was written"
+            // LMDB reports a write cut short, as a full disk cuts it, as EIO.
+            case EIO: return "the disk may be full or failing; free disk space or check the disk; nothing after the last commit was written"
             case ENOENT: return "check the path, or open without readOnly to create it"
             case EACCES: return "check the directory's permissions"
             default: return nil

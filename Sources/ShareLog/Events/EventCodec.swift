@@ -6,7 +6,7 @@
 /// |---|---|---|
 /// | 0 | 1 | format version, 1 |
 /// | 1 | 1 | kind: 1 shareCreated, 2 shareExpired, others unknown |
-/// | 2 | 1 | flags: bit 0 = redacted (shareCreated without its vCard) |
+/// | 2 | 1 | flags: bit 0 = redacted (shareCreated without its vCard); no others |
 /// | 3 | 16 | origin replica id |
 /// | 19 | 8 | origin sequence |
 /// | 27 | 4 | payload length n |
@@ -88,6 +88,9 @@ public enum EventCodec {
         let covered = UnsafeRawBufferPointer(rebasing: bytes[0..<headerSize + payloadSize])
         let stored = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: headerSize + payloadSize, as: UInt32.self))
         guard Checksum.crc32(covered) == stored else { throw .checksumMismatch }
+        // Only shareCreated defines a flag; any other bit would be lost on re-encoding.
+        let definedFlags = code == KindCode.shareCreated ? redactedFlag : 0
+        guard flags & ~definedFlags == 0 else { throw .undefinedFlags(kind: code, flags: flags) }
         var payload = ByteReader(reader.readSlice(payloadSize)!)
         let id = EventID(origin: origin, sequence: sequence)
         return Event(id: id, kind: try decodeKind(code: code, flags: flags, payload: &payload))
@@ -132,6 +135,8 @@ public enum EventDecodingError: Error, Hashable, Sendable, CustomStringConvertib
     case lengthMismatch(declared: Int, actual: Int)
     case checksumMismatch
     case malformedPayload(String)
+    /// Flag bits this format does not define for the kind (only shareCreated has one, bit 0).
+    case undefinedFlags(kind: UInt8, flags: UInt8)
 
     public var description: String {
         switch self {
@@ -140,6 +145,7 @@ public enum EventDecodingError: Error, Hashable, Sendable, CustomStringConvertib
         case .lengthMismatch(let declared, let actual): "event declares a \(declared)-byte payload but carries \(actual) bytes"
         case .checksumMismatch: "event checksum does not match its bytes"
         case .malformedPayload(let reason): "malformed event payload: \(reason)"
+        case .undefinedFlags(let kind, let flags): "event of kind \(kind) sets flags \(flags) that format 1 does not define"
         }
     }
 }

@@ -1,0 +1,71 @@
+import ShareLog
+
+/// A kind of work the crash harness runs and checks.
+///
+/// The writer side runs in a child process that the parent kills at random:
+/// it picks each operation (everything about it decided before the call, so
+/// it can be printed in the `begin` line) and performs it. The checker side
+/// runs in the parent on the reopened store and compares it with the
+/// history of acknowledged and in-doubt operations. `ShareWorkload` is the
+/// first workload; sync between replicas will add others.
+public protocol CrashWorkload: Sendable {
+    /// What one writer incarnation remembers between its operations.
+    associatedtype WriterState
+
+    /// The name `sharelog-crash --workload` selects.
+    var name: String { get }
+
+    /// How far a writer's clock moves per operation, in milliseconds.
+    var timeStep: Int64 { get }
+
+    /// A fresh writer's state.
+    func makeWriterState() -> WriterState
+
+    /// Picks the writer's next operation, numbered `number`, at `time`.
+    func nextOperation(slot: Int, number: Int, time: Int64, state: inout WriterState,
+                       random: inout SeededGenerator) -> CrashOperation
+
+    /// Performs `operation` and returns once it is durably committed.
+    ///
+    /// - Throws: only failures that are bugs; expected refusals are results.
+    func perform(_ operation: CrashOperation, on store: ShareStore, state: inout WriterState) throws -> CrashResult
+
+    /// Writes once through the parent's own handle at `time`, to show the
+    /// store still accepts writes, and reads the write back.
+    ///
+    /// - Returns: the write as an acknowledged operation of
+    ///   `CrashOperation.probeSlot`, numbered `number`, for the history.
+    /// - Throws: `CrashViolation` when the write does not read back.
+    func probe(number: Int, time: Int64, on store: ShareStore) throws -> CrashHistory.Acknowledged
+
+    /// Checks the reopened, quiescent store against `history`.
+    ///
+    /// - Returns: what was checked, with every violation found.
+    func check(_ history: CrashHistory, in store: ShareStore) throws -> CrashCheck
+}
+
+/// The outcome of checking one store against its history.
+public struct CrashCheck: Sendable {
+    /// Acknowledged operations whose effects were checked.
+    public var operationsChecked = 0
+    /// Operations in doubt whose effects were found in the store.
+    public var inDoubtApplied = 0
+    /// Log entries read.
+    public var events = 0
+    /// Broken invariants; empty when the store is consistent.
+    public var violations: [CrashViolation] = []
+
+    public init() {}
+
+    mutating func fail(_ message: String) { violations.append(CrashViolation(message)) }
+}
+
+extension CrashWorkload {
+    /// Everything the runner checks after a round: the workload's invariants,
+    /// then the store-wide ones (`verify` consistent, no gap, nothing corrupt).
+    public func checkAll(_ history: CrashHistory, in store: ShareStore) throws -> CrashCheck {
+        var check = try self.check(history, in: store)
+        try StoreInvariants.check(store, into: &check)
+        return check
+    }
+}

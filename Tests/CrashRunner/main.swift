@@ -1,0 +1,58 @@
+// sharelog-crash: the crash-injection harness (see docs/RELIABILITY.md).
+//
+//   sharelog-crash run [--kills N] [--writers W[,W…]] [--seed S] [--json] …
+//       the parent: runs writers, kills them, reopens and checks the store
+//   sharelog-crash writer --store DIR --slot N --seed S --first N --time MS [--workload shares]
+//       one writer child (the parent starts these)
+//
+// Exit status: 0 every invariant held, 1 a violation (or a failure), 2 usage.
+import CrashHarness
+import Foundation
+
+func fail(_ message: String, status: Int32) -> Never {
+    FileHandle.standardError.write(Data("sharelog-crash: \(message)\n".utf8))
+    exit(status)
+}
+
+let workloads = [ShareWorkload().name: ShareWorkload()]
+
+func writer(_ arguments: ArraySlice<String>) throws -> Never {
+    var values: [String: String] = [:]
+    var remaining = arguments
+    while let flag = remaining.popFirst() {
+        guard flag.hasPrefix("--"), let value = remaining.popFirst() else { fail("writer: bad option \(flag)", status: 2) }
+        values[String(flag.dropFirst(2))] = value
+    }
+    guard let store = values["store"], let slot = values["slot"].flatMap(Int.init),
+          let seed = values["seed"].flatMap(UInt64.init), let first = values["first"].flatMap(Int.init),
+          let time = values["time"].flatMap(Int64.init),
+          let workload = workloads[values["workload"] ?? "shares"]
+    else { fail("writer: needs --store, --slot, --seed, --first and --time", status: 2) }
+    try CrashWriter.run(workload, from: CrashWriter.Start(store: store, slot: slot, seed: seed, firstNumber: first, time: time))
+    exit(0)
+}
+
+func run(_ arguments: ArraySlice<String>) throws -> Never {
+    let options: CrashRunOptions
+    do { options = try CrashRunOptions(arguments: Array(arguments)) } catch { fail(error.description, status: 2) }
+    guard let workload = workloads[options.workload] else { fail("no workload \(options.workload)", status: 2) }
+    let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    let runner = CrashRunner(workload: workload, options: options, executable: executable)
+    let report = try runner.run { report in
+        guard !options.json else { return }
+        print("store \(report.stores): \(report.kills) kills so far, \(report.acknowledged) operations acknowledged")
+    }
+    print(options.json ? report.json : report.text)
+    exit(report.passed ? 0 : 1)
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+do {
+    switch arguments.first {
+    case "run": try run(arguments.dropFirst())
+    case "writer": try writer(arguments.dropFirst())
+    default: fail("usage: sharelog-crash run [options] | writer [options]\n\(CrashRunOptions.usage)", status: 2)
+    }
+} catch {
+    fail("\(error)", status: 1)
+}

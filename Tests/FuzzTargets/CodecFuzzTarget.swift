@@ -1,0 +1,61 @@
+import CZlib
+import ShareLog
+
+/// Fuzzes `EventCodec`: decoding arbitrary bytes must throw an
+/// `EventDecodingError` or give an event that encodes back to exactly the
+/// same bytes (the log and the wire relay events byte for byte, and the
+/// checksum covers every byte).
+///
+/// Random bytes almost never carry a valid CRC-32, so each input is decoded
+/// twice: as it is, and "sealed", with its last four bytes replaced by the
+/// checksum of the rest. The sealed form lets the fuzzer explore the header
+/// and payload rules behind the checksum.
+enum CodecFuzzTarget {
+    static func run(_ input: UnsafeRawBufferPointer) throws(FuzzViolation) -> FuzzOutcome {
+        let outcome = try decode(input)
+        guard input.count >= 4 else { return outcome }
+        var sealed = Array(input)
+        let covered = sealed.count - 4
+        let checksum = UInt32(sealed.withUnsafeBufferPointer { crc32_z(0, $0.baseAddress, covered) })
+        withUnsafeBytes(of: checksum.bigEndian) { sealed.replaceSubrange(covered..., with: $0) }
+        let sealedResult = sealed.withUnsafeBytes { raw in Result { () throws(FuzzViolation) in try decode(raw) } }
+        let sealedOutcome = try sealedResult.get()
+        if case .accepted = outcome { return outcome }
+        return sealedOutcome
+    }
+
+    /// Decodes `input` and checks the round trip of what decodes.
+    private static func decode(_ input: UnsafeRawBufferPointer) throws(FuzzViolation) -> FuzzOutcome {
+        let event: Event
+        do {
+            event = try EventCodec.decode(input)
+        } catch {
+            try FuzzViolation.check(!error.description.isEmpty, "an EventDecodingError has no description")
+            try FuzzViolation.check(
+                (try? EventCodec.decode(Array(input))) == nil, "the array and buffer forms of decode disagree")
+            return .rejected(error.description)
+        }
+        let encoded = EventCodec.encode(event)
+        try FuzzViolation.check(
+            encoded.elementsEqual(input),
+            "\(event.id) decodes but re-encodes to other bytes (\(hex(input)) in, \(hex(encoded)) out)")
+        try FuzzViolation.check(
+            (try? EventCodec.decode(encoded)) == event, "\(event.id) does not decode to itself from its own encoding")
+        return .accepted(summary(of: event))
+    }
+
+    private static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        bytes.prefix(64).map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+    }
+
+    private static func summary(of event: Event) -> String {
+        switch event.kind {
+        case .shareCreated(let created):
+            "\(event.id) shareCreated \(created.recordName) card \(created.vCard.map { "\($0.count) bytes" } ?? "redacted")"
+        case .shareExpired(let expired):
+            "\(event.id) shareExpired \(expired.recordName) \(expired.reason)"
+        case .unknown(let code, let payload):
+            "\(event.id) kind \(code), \(payload.count) payload bytes"
+        }
+    }
+}

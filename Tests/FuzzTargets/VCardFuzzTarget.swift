@@ -1,0 +1,60 @@
+import Foundation
+import ShareLog
+
+/// Fuzzes the vCard entry points. `VCardValidator.validate` and
+/// `VCardPreview(parsing:)` must accept exactly the same inputs with the same
+/// error; contiguous and non-contiguous input must give the same answer; and
+/// an accepted preview keeps `VCardPreview`'s documented promises (trimmed,
+/// non-empty fields; a photo with `bytes.count == byteCount > 0`; the
+/// `missingName` warning exactly when there is no name; JSON always encodes).
+enum VCardFuzzTarget {
+    static func run(_ input: UnsafeRawBufferPointer) throws(FuzzViolation) -> FuzzOutcome {
+        let validation = Result { () throws(VCardError) in try VCardValidator.validate(input) }
+        let parsed = Result { () throws(VCardError) in try VCardPreview(parsing: input) }
+        // A lazy map has no contiguous storage, so this takes the copying path.
+        let copied = Result { () throws(VCardError) in try VCardPreview(parsing: input.lazy.map { $0 }) }
+        try FuzzViolation.check(parsed == copied, "contiguous and non-contiguous input give different previews")
+        switch (validation, parsed) {
+        case (.failure(let refused), .failure(let error)):
+            try FuzzViolation.check(refused == error, "the validator says \(refused) but the preview says \(error)")
+            try FuzzViolation.check(!error.description.isEmpty, "a VCardError has no description")
+            return .rejected(error.description)
+        case (.success, .success(let preview)):
+            try check(preview)
+            return .accepted("name \(preview.name ?? "-"), \(preview.warnings.count) warnings")
+        case (.success, .failure(let error)):
+            throw FuzzViolation("the validator accepts a card the preview refuses: \(error)")
+        case (.failure(let error), .success):
+            throw FuzzViolation("the preview accepts a card the validator refuses: \(error)")
+        }
+    }
+
+    private static func check(_ preview: VCardPreview) throws(FuzzViolation) {
+        for (field, value) in [("name", preview.name), ("title", preview.title), ("organization", preview.organization)] {
+            guard let value else { continue }
+            try FuzzViolation.check(!value.isEmpty, "the preview's \(field) is empty rather than nil")
+            try FuzzViolation.check(
+                value.trimmingCharacters(in: .whitespacesAndNewlines) == value,
+                "the preview's \(field) \(value.debugDescription) is not trimmed")
+        }
+        if let photo = preview.photo {
+            try FuzzViolation.check(
+                photo.byteCount > 0 && photo.bytes.count == photo.byteCount, "a parsed photo has \(photo.byteCount) bytes")
+        }
+        try FuzzViolation.check(
+            (preview.name == nil) == preview.warnings.contains(.missingName),
+            "missingName is reported \(preview.warnings.contains(.missingName)) with name \(preview.name ?? "nil")")
+        do {
+            let json = try JSONEncoder().encode(preview)
+            let decoded = try JSONDecoder().decode(VCardPreview.self, from: json)
+            try FuzzViolation.check(
+                decoded.name == preview.name && decoded.warnings == preview.warnings
+                    && decoded.photo?.byteCount == preview.photo?.byteCount,
+                "the preview's JSON does not read back to the same fields")
+        } catch let violation as FuzzViolation {
+            throw violation
+        } catch {
+            throw FuzzViolation("the preview does not round-trip through JSON: \(error)")
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import LMDB
+import Testing
+@testable import ShareLog
+
+/// A log value damaged on disk (planted here through raw LMDB) is reported,
+/// with its sequence number, by `verify`, by `events(after:)`, by compaction
+/// and by `sharelog verify`; nothing traps, and the entries around it and the
+/// projections still read.
+@Suite struct CorruptEventTests {
+    /// Ways a stored event can be damaged, each with the reason it must give.
+    enum Damage: String, CaseIterable, CustomTestStringConvertible {
+        case flippedByte, truncated, emptied, newerVersion, unknownReason
+
+        var testDescription: String { rawValue }
+
+        func apply(to event: [UInt8]) -> (bytes: [UInt8], reason: String) {
+            var bytes = event
+            switch self {
+            case .flippedByte:
+                bytes[40] ^= 0xFF
+                return (bytes, "checksum")
+            case .truncated:
+                return (Array(bytes.dropLast(7)), "payload but carries")
+            case .emptied:
+                return ([], "shorter than the 35-byte minimum")
+            case .newerVersion:
+                bytes[0] = 2
+                return (resealed(bytes), "newer than this build reads")
+            case .unknownReason:
+                // A shareExpired whose reason byte is 9, with a valid checksum.
+                bytes[bytes.count - 5] = 9
+                return (resealed(bytes), "unknown expiry reason 9")
+            }
+        }
+
+        /// `bytes` with the checksum recomputed, so only the damage is wrong.
+        func resealed(_ bytes: [UInt8]) -> [UInt8] {
+            var sealed = Array(bytes.dropLast(4))
+            let checksum = sealed.withUnsafeBytes { Checksum.crc32($0) }
+            withUnsafeBytes(of: checksum.bigEndian) { sealed.append(contentsOf: $0) }
+            return sealed
+        }
+    }
+
+    /// Six shares; the fourth revoked (so sequence 7 is a shareExpired).
+    func store() throws -> (ReliabilityStore, [RecordName]) {
+        let fixture = try ReliabilityStore()
+        let names = try (0..<6).map { try fixture.store.create(vCard: SampleCard.make(index: $0)).recordName }
+        try fixture.store.revoke(names[3])
+        return (fixture, names)
+    }
+
+    @Test(arguments: Damage.allCases)
+    func aDamagedEventIsReportedWithItsSequence(_ damage: Damage) throws {
+        let (fixture, names) = try store()
+        let sequence: UInt64 = damage == .unknownReason ? 7 : 4
+        let (bytes, reason) = damage.apply(to: try fixture.rawEvent(at: sequence))
+        try fixture.plant(bytes, atSequence: sequence)
+        let store = fixture.store
+
+        let report = try store.verify()
+        #expect(!report.isConsistent)
+        #expect(report.corruptEvents.map(\.sequence) == [sequence])
+        #expect(report.corruptEvents.first?.reason.contains(reason) == true, "\(report.corruptEvents)")
+        #expect(report.sequenceGaps.isEmpty)
+
+        let error = #expect(throws: ShareLogError.self) { try store.events(after: 0) }
+        guard case .corruptEvent(let at, let why)? = error else {
+            Issue.record("\(String(describing: error))")
+            return
+        }
+        #expect(at == sequence && why.contains(reason))
+        #expect(error?.description.contains("log entry \(sequence) is corrupt") == true)
+        #expect(try store.events(after: 0, limit: Int(sequence) - 1).count == Int(sequence) - 1)
+        #expect(try store.events(after: sequence).map(\.sequence) == Array(sequence + 1..<8))
+        // The projections were not touched: every share still reads.
+        #expect(try store.share(names[0]).recordName == names[0])
+        #expect(try store.fetch(names[3]) != .notFound)
+    }
+
+    @Test func compactingADamagedCreationReportsItsSequence() throws {
+        let (fixture, _) = try store()
+        // Sequence 4 holds the revoked share's creation, queued for redaction.
+        let (bytes, _) = Damage.flippedByte.apply(to: try fixture.rawEvent(at: 4))
+        try fixture.plant(bytes, atSequence: 4)
+        let error = #expect(throws: ShareLogError.self) { try fixture.store.compact() }
+        guard case .corruptEvent(let sequence, _)? = error else {
+            Issue.record("\(String(describing: error))")
+            return
+        }
+        #expect(sequence == 4)
+    }
+
+    @Test func sharelogVerifyExitsWithTheSequence() throws {
+        let (fixture, _) = try store()
+        let (bytes, _) = Damage.truncated.apply(to: try fixture.rawEvent(at: 2))
+        try fixture.plant(bytes, atSequence: 2)
+        let result = try ExternalCommand.run(ExternalCommand.built("sharelog"), ["--store", fixture.path, "verify"])
+        #expect(result.status == 1)
+        #expect(result.output.contains("log entry 2:"))
+        #expect(result.output.contains("MISMATCH"))
+    }
+}
