@@ -47,7 +47,7 @@ let package = Package(
         .target(name: "FuzzTargets", dependencies: ["ShareLog", "CZlib"], path: "Tests/FuzzTargets"),
         .target(name: "CFuzzDriver", path: "Tests/CFuzzDriver"),
         .executableTarget(name: "sharelog-fuzz", dependencies: ["FuzzTargets", "CFuzzDriver"], path: "Tests/FuzzDriver"),
-        .target(name: "CrashHarness", dependencies: ["ShareLog"], path: "Tests/CrashHarness"),
+        .target(name: "CrashHarness", dependencies: ["ShareLog", "TestSupport"], path: "Tests/CrashHarness"),
         .executableTarget(name: "sharelog-crash", dependencies: ["CrashHarness"], path: "Tests/CrashRunner"),
         .testTarget(
             name: "ReliabilityTests",

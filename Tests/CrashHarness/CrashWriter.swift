@@ -1,5 +1,6 @@
 import Foundation
 import ShareLog
+import TestSupport
 
 /// The writer child: opens the store (durable, default options, its own
 /// stepped clock) and performs operations until it is killed, printing a

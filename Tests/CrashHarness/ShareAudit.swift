@@ -7,7 +7,8 @@ import ShareLog
 /// Invariants, each a `CrashViolation` when broken:
 /// - the log's local sequences run 1, 2, 3, … without a gap, and entry k is
 ///   this replica's event k (every event here is local);
-/// - every acknowledged create, revoke and refusal is in the log as printed;
+/// - every acknowledged create and revoke is in the log as printed, and so is
+///   every end a writer observed (a refused revoke, a read);
 /// - every logged share was begun by a writer (no phantoms) with the card,
 ///   times and reason it was begun with, created and ended at most once; a
 ///   ttl expiry is at the share's `expiresAt` and no later than a sweep;
@@ -115,7 +116,7 @@ struct ShareAudit {
             check.fail("acknowledged revoke of \(name) at \(step.time) is not in the log")
         }
         for (name, refusal) in model.refusals where ended[name].map({ ($0.at, $0.reason.description) != refusal }) ?? true {
-            check.fail("a revoke of \(name) was refused as ended at \(refusal.at) (\(refusal.reason)), but the log says otherwise")
+            check.fail("a writer found \(name) ended at \(refusal.at) (\(refusal.reason)), but the log says otherwise")
         }
     }
 

@@ -23,7 +23,7 @@ struct ShareModel {
     private(set) var inDoubtCreates: [Creation] = []
     /// Acknowledged revokes: when, and the revoking step.
     private(set) var revokes: [RecordName: Step] = [:]
-    /// Revokes refused because the share had ended: when and why.
+    /// Shares a writer found ended (a refused revoke, a read): when and why.
     private(set) var refusals: [RecordName: (at: Int64, reason: String)] = [:]
     private(set) var inDoubtRevokes: [RecordName: Int64] = [:]
     private(set) var sweeps: [Step] = []
@@ -51,6 +51,9 @@ struct ShareModel {
             } else {
                 revokes[name] = step
             }
+        case ShareWorkload.Kind.read:
+            guard let name = operation.target.flatMap(RecordName.init) else { return }
+            if let at = result.endedAt, let reason = result.endedBecause { refusals[name] = (at, reason) }
         case ShareWorkload.Kind.sweep:
             sweeps.append(step)
             latestSweep = max(latestSweep, operation.time)

@@ -1,9 +1,13 @@
 import ShareLog
+import TestSupport
 
 /// The share workload: writers create shares (every eighth with a photo),
-/// revoke shares they created, sweep at their own clock and compact, with
-/// a clock that moves 20 seconds per operation and times to live of 1 to 10
-/// minutes, so sweeps and compactions always find work.
+/// read back and revoke shares they created, sweep at their own clock and
+/// compact (which ends with a scrub of the file), with a clock that moves 20
+/// seconds per operation and times to live of 1 to 10 minutes, so sweeps
+/// and compactions always find work. Reads run while other writer processes
+/// commit, sweep and scrub; a read that does not give the card back stops
+/// the writer, which the parent reports.
 public struct ShareWorkload: CrashWorkload {
     public let name = "shares"
     public let timeStep: Int64 = 20_000
@@ -12,6 +16,7 @@ public struct ShareWorkload: CrashWorkload {
 
     enum Kind {
         static let create = "create"
+        static let read = "read"
         static let revoke = "revoke"
         static let sweep = "sweep"
         static let compact = "compact"
@@ -21,7 +26,7 @@ public struct ShareWorkload: CrashWorkload {
 
     /// Shares this writer incarnation created, which it may revoke.
     public struct WriterState {
-        var revocable: [(name: String, expiresAt: Int64)] = []
+        var revocable: [(name: String, expiresAt: Int64, card: Int)] = []
     }
 
     public func makeWriterState() -> WriterState { WriterState() }
@@ -30,9 +35,11 @@ public struct ShareWorkload: CrashWorkload {
                               random: inout SeededGenerator) -> CrashOperation {
         state.revocable.removeAll { $0.expiresAt <= time }
         let roll = Int.random(in: 0..<100, using: &random)
-        if roll >= 55, roll < 75, !state.revocable.isEmpty {
-            let target = state.revocable.remove(at: Int.random(in: 0..<state.revocable.count, using: &random))
-            return CrashOperation(slot: slot, number: number, kind: Kind.revoke, time: time, target: target.name)
+        if roll >= 50, roll < 75, !state.revocable.isEmpty {
+            let index = Int.random(in: 0..<state.revocable.count, using: &random)
+            let target = roll < 60 ? state.revocable[index] : state.revocable.remove(at: index)
+            return CrashOperation(slot: slot, number: number, kind: roll < 60 ? Kind.read : Kind.revoke, time: time,
+                                  card: roll < 60 ? target.card : nil, target: target.name)
         }
         if roll >= 75 {
             return CrashOperation(slot: slot, number: number, kind: roll < 93 ? Kind.sweep : Kind.compact, time: time)
@@ -45,8 +52,21 @@ public struct ShareWorkload: CrashWorkload {
         switch operation.kind {
         case Kind.create:
             let created = try create(operation, on: store)
-            state.revocable.append((created.recordName ?? "", created.expiresAt ?? 0))
+            state.revocable.append((created.recordName ?? "", created.expiresAt ?? 0, operation.card ?? 0))
             return created
+        case Kind.read:
+            guard let target = operation.target.flatMap(RecordName.init),
+                  let expected = state.revocable.first(where: { $0.name == operation.target })
+            else { throw CrashViolation("read of a share this writer did not create: \(operation)") }
+            switch try store.fetch(target) {
+            case .live(let share) where share.vCard == CrashCard.bytes(index: expected.card):
+                return CrashResult()
+            case .expired(let at, .ttl) where at.milliseconds == expected.expiresAt:
+                // Another writer's sweep, at a later clock, ended it.
+                return CrashResult(endedAt: at.milliseconds, endedBecause: ExpiryReason.ttl.description)
+            case let other:
+                throw CrashViolation("share \(target) reads back as \(other), not the card it was created with")
+            }
         case Kind.revoke:
             guard let target = operation.target.flatMap(RecordName.init) else {
                 throw CrashViolation("revoke without a record name: \(operation)")

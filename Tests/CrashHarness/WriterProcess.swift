@@ -39,6 +39,7 @@ final class WriterProcess {
     func readAvailable() -> [String] {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+        if count < 0 && errno == EINTR { return [] }
         if count <= 0 {
             finishedOutput = true
             return []
@@ -54,7 +55,7 @@ final class WriterProcess {
     /// returns the complete lines it printed that were not yet read. A
     /// partial last line (impossible with single small writes) is dropped.
     func kill() -> [String] {
-        Glibc.kill(process.processIdentifier, SIGKILL)
+        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         var lines: [String] = []
         // The writer is dead and reaped: everything it wrote is in the pipe.

@@ -14,7 +14,8 @@ func fail(_ message: String, status: Int32) -> Never {
     exit(status)
 }
 
-let workloads = [ShareWorkload().name: ShareWorkload()]
+/// Every workload, by the name `--workload` selects.
+let workloads: [String: any CrashWorkload] = [ShareWorkload().name: ShareWorkload()]
 
 func writer(_ arguments: ArraySlice<String>) throws -> Never {
     var values: [String: String] = [:]
@@ -36,14 +37,20 @@ func run(_ arguments: ArraySlice<String>) throws -> Never {
     let options: CrashRunOptions
     do { options = try CrashRunOptions(arguments: Array(arguments)) } catch { fail(error.description, status: 2) }
     guard let workload = workloads[options.workload] else { fail("no workload \(options.workload)", status: 2) }
-    let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    let runner = CrashRunner(workload: workload, options: options, executable: executable)
-    let report = try runner.run { report in
-        guard !options.json else { return }
-        print("store \(report.stores): \(report.kills) kills so far, \(report.acknowledged) operations acknowledged")
-    }
+    let report = try runHarness(workload, options: options)
     print(options.json ? report.json : report.text)
     exit(report.passed ? 0 : 1)
+}
+
+/// Runs the parent for one workload, printing progress after each store unless the output is JSON.
+func runHarness<Workload: CrashWorkload>(_ workload: Workload, options: CrashRunOptions) throws -> CrashReport {
+    let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    return try CrashRunner(workload: workload, options: options, executable: executable).run { report in
+        guard !options.json else { return }
+        // Unbuffered, so progress shows as it happens when output is a pipe.
+        FileHandle.standardOutput.write(Data(
+            "store \(report.stores): \(report.kills) kills so far, \(report.acknowledged) operations acknowledged\n".utf8))
+    }
 }
 
 let arguments = CommandLine.arguments.dropFirst()

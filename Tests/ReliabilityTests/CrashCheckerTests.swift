@@ -15,19 +15,20 @@ import Testing
         let fixture: ReliabilityStore
         var history = CrashHistory()
         var number = 0
+        var state = ShareWorkload().makeWriterState()
 
         init(label: String = #function) throws { fixture = try ReliabilityStore(label: label) }
 
         /// Performs `kind` through the workload at the next step and records it.
         @discardableResult
-        mutating func perform(_ kind: String, ttl: Int64 = 600, target: String? = nil, acknowledge: Bool = true) throws -> CrashResult {
+        mutating func perform(_ kind: String, ttl: Int64 = 600, target: String? = nil, card: Int? = nil,
+                              acknowledge: Bool = true) throws -> CrashResult {
             let time = ReliabilityStore.start + Int64(number) * ShareWorkload().timeStep
             let operation = CrashOperation(slot: 0, number: number, kind: kind, time: time,
-                                           card: kind == "create" ? number : nil, ttlSeconds: kind == "create" ? ttl : nil,
+                                           card: kind == "create" ? number : card, ttlSeconds: kind == "create" ? ttl : nil,
                                            target: target)
             number += 1
             fixture.clock.set(time)
-            var state = ShareWorkload().makeWriterState()
             let result = try ShareWorkload().perform(operation, on: fixture.store, state: &state)
             try history.record(CrashLine(.begin, operation), slot: 0)
             if acknowledge {
@@ -53,7 +54,8 @@ import Testing
     @Test func aConsistentHistoryPasses() throws {
         var session = try Session()
         let created = try session.perform("create", ttl: 60)
-        try session.perform("create")
+        let kept = try session.perform("create")
+        try session.perform("read", target: kept.recordName, card: 1)
         try session.perform("revoke", target: created.recordName)
         try session.perform("create", ttl: 60)
         for _ in 0..<4 { try session.perform("sweep") }
@@ -61,7 +63,7 @@ import Testing
         try session.perform("create", acknowledge: false)
         let check = try workload.checkAll(session.history, in: session.fixture.store)
         #expect(check.violations.isEmpty, "\(check.violations)")
-        #expect(check.operationsChecked == 9 && check.inDoubtApplied == 1 && check.events == 6)
+        #expect(check.operationsChecked == 10 && check.inDoubtApplied == 1 && check.events == 6)
     }
 
     @Test func aLostAcknowledgedCreateIsCaught() throws {
@@ -78,6 +80,14 @@ import Testing
         try session.perform("create")
         let phantom = try session.fixture.store.create(vCard: SampleCard.make(index: 77)).recordName
         #expect(try violations(session).contains { $0.contains("share \(phantom) at 2 matches no create") })
+    }
+
+    @Test func aReadThatDoesNotGiveTheCardBackStopsTheWriter() throws {
+        var session = try Session()
+        let created = try session.perform("create")
+        let name = try #require(created.recordName.flatMap(RecordName.init))
+        try session.fixture.store.revoke(name)
+        #expect(throws: CrashViolation.self) { try session.perform("read", target: created.recordName, card: 0) }
     }
 
     @Test func aGapInTheLogIsCaught() throws {
