@@ -64,7 +64,7 @@ struct ShareAudit {
             recordCreation(share, at: logged.sequence)
         case .shareExpired(let expiry):
             recordExpiry(expiry, at: logged.sequence)
-        case .unknown(let code, _):
+        case .unknown(let code, _, _):
             check.fail("log entry \(logged.sequence) has kind \(code), which no writer makes")
         }
     }

@@ -54,7 +54,7 @@ enum CodecFuzzTarget {
             "\(event.id) shareCreated \(created.recordName) card \(created.vCard.map { "\($0.count) bytes" } ?? "redacted")"
         case .shareExpired(let expired):
             "\(event.id) shareExpired \(expired.recordName) \(expired.reason)"
-        case .unknown(let code, let payload):
+        case .unknown(let code, _, let payload):
             "\(event.id) kind \(code), \(payload.count) payload bytes"
         }
     }

@@ -22,8 +22,8 @@ enum FuzzSeeds {
                                        expiresAt: Timestamp(milliseconds: .max))),
             .shareExpired(ShareExpired(recordName: name, at: created, reason: .ttl)),
             .shareExpired(ShareExpired(recordName: name, at: Timestamp(milliseconds: -1), reason: .revoked)),
-            .unknown(code: 7, payload: Array("a kind from a newer version".utf8)),
-            .unknown(code: 0, payload: []),
+            .unknown(code: 7, flags: 2, payload: Array("a kind from a newer version".utf8)),
+            .unknown(code: 0, flags: 0, payload: []),
         ]
         return kinds.enumerated().map { index, kind in
             let sequence: UInt64 = index == 3 ? .max : UInt64(index + 1)

@@ -110,7 +110,7 @@ import Testing
             #expect(python["recordName"] as? String == expired.recordName.description)
             #expect(python["at"] as? Int == Int(expired.at.milliseconds))
             #expect(python["reason"] as? String == expired.reason.description)
-        case .unknown(let code, let payload):
+        case .unknown(let code, _, let payload):
             #expect(python["kind"] as? Int == Int(code))
             #expect(python["payload"] as? String == payload.map { String(format: "%02x", $0) }.joined())
         }

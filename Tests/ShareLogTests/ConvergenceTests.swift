@@ -25,7 +25,7 @@ import Testing
                 events.append(replicas[2].event(.shareExpired(ShareExpired(recordName: name, at: start.advanced(by: .seconds(30)), reason: .revoked))))
             }
         }
-        events.append(replicas[0].event(.unknown(code: 99, payload: [9, 9])))
+        events.append(replicas[0].event(.unknown(code: 99, flags: 0, payload: [9, 9])))
         return events
     }
 

@@ -16,8 +16,8 @@ import Testing
             recordName: name, vCard: SampleCard.make(index: 1, photoBytes: 45_000), createdAt: at, expiresAt: at))),
         Event(id: EventID(origin: origin, sequence: 4), kind: .shareExpired(ShareExpired(recordName: name, at: at, reason: .ttl))),
         Event(id: EventID(origin: origin, sequence: .max), kind: .shareExpired(ShareExpired(recordName: name, at: at, reason: .revoked))),
-        Event(id: EventID(origin: origin, sequence: 6), kind: .unknown(code: 77, payload: [1, 2, 3])),
-        Event(id: EventID(origin: origin, sequence: 7), kind: .unknown(code: 200, payload: [])),
+        Event(id: EventID(origin: origin, sequence: 6), kind: .unknown(code: 77, flags: 0x81, payload: [1, 2, 3])),
+        Event(id: EventID(origin: origin, sequence: 7), kind: .unknown(code: 200, flags: 0, payload: [])),
     ]
 
     @Test(arguments: samples)
@@ -56,5 +56,30 @@ import Testing
         let error = #expect(throws: EventDecodingError.self) { try EventCodec.decode(encoded) }
         #expect(error == .unsupportedVersion(2))
         #expect(error?.description.contains("upgrade") == true)
+    }
+}
+
+@Suite struct EventFlagTests {
+    /// `event` encoded with byte 2 (flags) set to `flags` and the checksum redone.
+    static func withFlags(_ flags: UInt8, _ event: Event) -> [UInt8] {
+        var bytes = EventCodec.encode(event)
+        bytes[2] = flags
+        let checksum = bytes.withUnsafeBytes { Checksum.crc32(UnsafeRawBufferPointer(rebasing: $0[0..<bytes.count - 4])) }
+        withUnsafeBytes(of: checksum.bigEndian) { bytes.replaceSubrange(bytes.count - 4..<bytes.count, with: $0) }
+        return bytes
+    }
+
+    @Test func flagsUndefinedForAKnownKindAreRefused() {
+        for (flags, event) in [(UInt8(0x02), EventCodecTests.samples[0]), (0x01, EventCodecTests.samples[3])] {
+            #expect(throws: EventDecodingError.self) { try EventCodec.decode(Self.withFlags(flags, event)) }
+        }
+    }
+
+    @Test func anUnknownKindKeepsItsFlagsForRelay() throws {
+        let encoded = Self.withFlags(0x40, EventCodecTests.samples[6])
+        let decoded = try EventCodec.decode(encoded)
+        guard case .unknown(_, let flags, _) = decoded.kind else { Issue.record("not unknown"); return }
+        #expect(flags == 0x40)
+        #expect(EventCodec.encode(decoded) == encoded)
     }
 }

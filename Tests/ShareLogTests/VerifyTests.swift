@@ -13,7 +13,7 @@ import Testing
         try test.store.sweep()
         try test.store.compact()
         let replica = ForeignReplica()
-        try test.store.apply([replica.created(at: test.clock.now(), ttl: .seconds(600)), replica.event(.unknown(code: 42, payload: [1]))])
+        try test.store.apply([replica.created(at: test.clock.now(), ttl: .seconds(600)), replica.event(.unknown(code: 42, flags: 0, payload: [1]))])
         return test
     }
 

@@ -12,8 +12,8 @@ public struct Event: Hashable, Sendable {
         case shareCreated(ShareCreated)
         case shareExpired(ShareExpired)
         /// A kind from a newer version: kept and relayed byte for byte,
-        /// ignored by projections.
-        case unknown(code: UInt8, payload: [UInt8])
+        /// flags included, and ignored by projections.
+        case unknown(code: UInt8, flags: UInt8, payload: [UInt8])
     }
 
     /// The share the event is about, when its kind is known.

@@ -6,7 +6,7 @@
 /// |---|---|---|
 /// | 0 | 1 | format version, 1 |
 /// | 1 | 1 | kind: 1 shareCreated, 2 shareExpired, others unknown |
-/// | 2 | 1 | flags: bit 0 = redacted (shareCreated without its vCard); no others |
+/// | 2 | 1 | flags: bit 0 = redacted (shareCreated without its vCard); no others for known kinds; kept as they are for unknown ones |
 /// | 3 | 16 | origin replica id |
 /// | 19 | 8 | origin sequence |
 /// | 27 | 4 | payload length n |
@@ -49,7 +49,7 @@ public enum EventCodec {
             writer.write(expired.recordName.bytes)
             writer.write(expired.at.milliseconds)
             writer.write(expired.reason.rawValue)
-        case .unknown(_, let payload):
+        case .unknown(_, _, let payload):
             writer.write(payload)
         }
         let checksum = writer.bytes.withUnsafeBytes { Checksum.crc32($0) }
@@ -63,8 +63,8 @@ public enum EventCodec {
             (KindCode.shareCreated, created.vCard == nil ? redactedFlag : 0, 32 + (created.vCard?.count ?? 0))
         case .shareExpired:
             (KindCode.shareExpired, 0, 25)
-        case .unknown(let code, let payload):
-            (code, 0, payload.count)
+        case .unknown(let code, let flags, let payload):
+            (code, flags, payload.count)
         }
     }
 
@@ -88,9 +88,15 @@ public enum EventCodec {
         let covered = UnsafeRawBufferPointer(rebasing: bytes[0..<headerSize + payloadSize])
         let stored = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: headerSize + payloadSize, as: UInt32.self))
         guard Checksum.crc32(covered) == stored else { throw .checksumMismatch }
-        // Only shareCreated defines a flag; any other bit would be lost on re-encoding.
-        let definedFlags = code == KindCode.shareCreated ? redactedFlag : 0
-        guard flags & ~definedFlags == 0 else { throw .undefinedFlags(kind: code, flags: flags) }
+        // Format 1 defines one flag for shareCreated and none for
+        // shareExpired; another bit would be lost on re-encoding. A kind
+        // from a newer version keeps its flags, to be relayed unchanged.
+        let definedFlags: UInt8? = switch code {
+        case KindCode.shareCreated: redactedFlag
+        case KindCode.shareExpired: 0
+        default: nil
+        }
+        if let definedFlags, flags & ~definedFlags != 0 { throw .undefinedFlags(kind: code, flags: flags) }
         var payload = ByteReader(reader.readSlice(payloadSize)!)
         let id = EventID(origin: origin, sequence: sequence)
         return Event(id: id, kind: try decodeKind(code: code, flags: flags, payload: &payload))
@@ -123,7 +129,7 @@ public enum EventCodec {
             }
             return .shareExpired(ShareExpired(recordName: RecordName(bytes: name), at: Timestamp(milliseconds: at), reason: reason))
         default:
-            return .unknown(code: code, payload: payload.readBytes(payload.remaining)!)
+            return .unknown(code: code, flags: flags, payload: payload.readBytes(payload.remaining)!)
         }
     }
 }

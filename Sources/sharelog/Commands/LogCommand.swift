@@ -59,7 +59,7 @@ struct LogCommand: Command {
             line.id = "\(expired.recordName)"
             line.at = expired.at.iso8601
             line.reason = "\(expired.reason)"
-        case .unknown(let code, _):
+        case .unknown(let code, _, _):
             line.code = code
         }
         return line

@@ -32,7 +32,7 @@ struct PopulatedStore {
             Event(id: EventID(origin: foreign, sequence: 1), kind: .shareCreated(ShareCreated(
                 recordName: .random(), vCard: SampleCard.make(index: 99), createdAt: created,
                 expiresAt: created.advanced(by: .seconds(3600))))),
-            Event(id: EventID(origin: foreign, sequence: 2), kind: .unknown(code: 9, payload: [1, 2, 3])),
+            Event(id: EventID(origin: foreign, sequence: 2), kind: .unknown(code: 9, flags: 0, payload: [1, 2, 3])),
         ])
         now = fixture.clock.now()
     }
