@@ -53,6 +53,25 @@ let package = Package(
             name: "ReliabilityTests",
             dependencies: ["ShareLog", "LMDB", "TestSupport", "FuzzTargets", "CrashHarness", "sharelog", "sharelog-crash"]
         ),
+        // Benchmarks (Benchmarks/, BENCHMARKS.md): ShareLog side by side with
+        // raw LMDB in C and with SQLite. Not products: Scripts/bench builds them.
+        // SQLite from Debian's libsqlite3-dev, for the SQLite baseline only.
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Benchmarks/CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // The baselines in C: ShareLog's schema on raw LMDB, and SQLite.
+        .target(name: "CBaseline", dependencies: ["CLMDB", "CZlib", "CSQLite"], path: "Benchmarks/CBaseline"),
+        // The clip's cold start in C: a process that opens a store and fetches one share.
+        .executableTarget(name: "sharelog-cold-c", dependencies: ["CBaseline"], path: "Benchmarks/sharelog-cold-c"),
+        // The workloads, measurements, report and chart.
+        .target(name: "BenchmarkKit", dependencies: ["ShareLog", "LMDB", "CBaseline"], path: "Benchmarks/BenchmarkKit"),
+        // The benchmark command: parses arguments, runs BenchmarkKit, prints.
+        .executableTarget(name: "sharelog-bench", dependencies: ["BenchmarkKit"], path: "Benchmarks/sharelog-bench"),
+        // One smoke test that runs every workload at tiny sizes.
+        .testTarget(name: "BenchmarkTests", dependencies: ["BenchmarkKit", "TestSupport", "sharelog-bench", "sharelog-cold-c"]),
     ],
     swiftLanguageModes: [.v6]
 )

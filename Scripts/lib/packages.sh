@@ -28,12 +28,20 @@ require_packages() {
     fi
 }
 
-# What building and testing ShareLog needs.
+# What building and testing ShareLog needs. SQLite is the benchmark's
+# baseline only, but its target builds with the package (and its smoke test).
 require_build_packages() {
     require_packages \
         "command -v pkg-config" pkg-config \
         "pkg-config --exists lmdb" liblmdb-dev \
-        "pkg-config --exists zlib" zlib1g-dev
+        "pkg-config --exists zlib" zlib1g-dev \
+        "pkg-config --exists sqlite3" libsqlite3-dev
+}
+
+# What Scripts/bench needs on top: gnuplot (without X) draws the sweep chart.
+require_bench_packages() {
+    require_packages \
+        "command -v gnuplot" gnuplot-nox
 }
 
 # What the tests need besides: the independent readers of a store

@@ -1,0 +1,78 @@
+/// The sizes and repetitions of one benchmark run.
+///
+/// `full` is the run BENCHMARKS.md records; `quick` keeps every workload at
+/// sizes that finish in under two minutes on the 2-core machine; `smoke` is
+/// for the test that keeps the code from rotting.
+public struct BenchConfiguration: Codable, Sendable {
+    public var mode: String
+    /// Rounds of the create and fetch measurements; the figures are the
+    /// medians. Systems run in a rotated order each round.
+    public var rounds: Int
+    /// Slices of each create and fetch round: the systems take turns slice
+    /// by slice (rotated), so a burst of load from other users of the
+    /// machine lands on all of them; a round's figure is its total work over
+    /// its total time.
+    public var slices: Int
+    /// Distinct cards in each deck (a multiple of 10).
+    public var cardPool: Int
+
+    /// Shares created one per commit, per system and round.
+    public var createOnePerCommit: Int
+    /// Shares created by the concurrent creators, per system and round.
+    public var createConcurrent: Int
+    public var concurrentCreators: Int
+    /// Shares created in batches, per system and round.
+    public var createBatched: Int
+    public var batchSize: Int
+
+    /// Shares (9:1 mix) in the store that fetch and the clip's cold start read.
+    public var readStoreShares: Int
+    /// Fetches per measurement.
+    public var fetches: Int
+    /// The share of fetched ids that do not exist.
+    public var missingFraction: Double
+    /// Thread counts of the fetch measurements.
+    public var fetchThreads: [Int]
+    /// Fresh processes per system for the cold start.
+    public var coldStarts: Int
+
+    /// E, the due shares, while N grows over `sweepTotals`.
+    public var sweepDue: Int
+    public var sweepTotals: [Int]
+    /// N while E grows over `sweepGrowingDue`.
+    public var sweepFixedTotal: Int
+    public var sweepGrowingDue: [Int]
+    public var sweepBatch: Int
+    /// Rounds of the sweep (each fills fresh stores).
+    public var sweepRounds: Int
+
+    /// Events in the replayed log: shares created, then a tenth of them swept.
+    public var replayEvents: Int
+    /// Rounds of the replay (it reads the same store each round).
+    public var replayRounds: Int
+    public var replayChunk: Int
+
+    public static let full = BenchConfiguration(
+        mode: "full", rounds: 5, slices: 10, cardPool: 1000,
+        createOnePerCommit: 1000, createConcurrent: 2000, concurrentCreators: 8, createBatched: 20_000, batchSize: 1000,
+        readStoreShares: 100_000, fetches: 300_000, missingFraction: 0.1, fetchThreads: [1, 2], coldStarts: 30,
+        sweepDue: 10_000, sweepTotals: [10_000, 100_000, 1_000_000],
+        sweepFixedTotal: 100_000, sweepGrowingDue: [1_000, 10_000, 100_000], sweepBatch: 1000, sweepRounds: 3,
+        replayEvents: 1_000_000, replayRounds: 3, replayChunk: 10_000)
+
+    public static let quick = BenchConfiguration(
+        mode: "quick", rounds: 3, slices: 10, cardPool: 1000,
+        createOnePerCommit: 150, createConcurrent: 320, concurrentCreators: 8, createBatched: 5000, batchSize: 1000,
+        readStoreShares: 10_000, fetches: 100_000, missingFraction: 0.1, fetchThreads: [1, 2], coldStarts: 10,
+        sweepDue: 1000, sweepTotals: [1000, 10_000, 40_000],
+        sweepFixedTotal: 10_000, sweepGrowingDue: [100, 1000, 10_000], sweepBatch: 1000, sweepRounds: 2,
+        replayEvents: 40_000, replayRounds: 2, replayChunk: 10_000)
+
+    public static let smoke = BenchConfiguration(
+        mode: "smoke", rounds: 1, slices: 2, cardPool: 20,
+        createOnePerCommit: 10, createConcurrent: 16, concurrentCreators: 8, createBatched: 30, batchSize: 10,
+        readStoreShares: 50, fetches: 100, missingFraction: 0.1, fetchThreads: [1, 2], coldStarts: 1,
+        sweepDue: 20, sweepTotals: [20, 60],
+        sweepFixedTotal: 60, sweepGrowingDue: [10, 20], sweepBatch: 8, sweepRounds: 1,
+        replayEvents: 100, replayRounds: 1, replayChunk: 16)
+}

@@ -1,0 +1,81 @@
+/// One system's store, driven the same way for every system, so a workload
+/// is written once for all three. Each call measures only its own work and
+/// returns the time with the result.
+///
+/// Record names cross this interface as 16 raw bytes each, laid end to end
+/// (`[UInt8]` of 16 × n), converted to a system's own form outside the
+/// measured region. A store is used from one task at a time.
+protocol BenchStore: AnyObject {
+    var system: BenchSystem { get }
+
+    /// Creates one share per card of `deck` in `first ..< first + count`,
+    /// created at `createdAt` ms and expiring `ttl` ms later: `batch` shares
+    /// per commit, from `creators` concurrent creators (tasks for ShareLog,
+    /// threads with their own transactions for the baselines).
+    ///
+    /// - Returns: the record names, in card order.
+    func create(
+        _ deck: CardDeck, first: Int, count: Int, batch: Int, creators: Int, createdAt: Int64, ttl: Int64
+    ) async throws -> Timed<[UInt8]>
+
+    /// Fetches every name in `names` at `now` ms, split over `threads` threads.
+    func fetch(_ names: [UInt8], threads: Int, at now: Int64) throws -> Timed<FetchTally>
+
+    /// Expires every share due at `now` ms, `batch` per durable transaction.
+    ///
+    /// - Returns: how many expired.
+    func sweep(at now: Int64, batch: Int) throws -> Timed<Int>
+
+    /// Rebuilds the projections from the log in a scratch store under
+    /// `scratch` and compares them with the stored ones (ShareLog's verify),
+    /// calling `progress` with the events folded after each chunk.
+    func replay(chunk: Int, scratch: String, progress: @escaping (Int) -> Void) throws -> Timed<ReplayOutcome>
+
+    /// Durable commits since the store was made, where the system can tell
+    /// (LMDB's last transaction id); nil for SQLite.
+    func commitCount() -> Int?
+
+    /// Closes the store; the object is unusable afterwards.
+    func close()
+}
+
+/// A result and the wall time its work took.
+struct Timed<Value> {
+    let value: Value
+    let seconds: Double
+}
+
+/// What a run of fetches found; equal across systems for the same names.
+struct FetchTally: Equatable, Sendable {
+    var live = 0
+    var expired = 0
+    var missing = 0
+    /// vCard bytes copied out of the store.
+    var bytes = 0
+
+    mutating func add(_ other: FetchTally) {
+        live += other.live
+        expired += other.expired
+        missing += other.missing
+        bytes += other.bytes
+    }
+}
+
+/// What a replay found.
+struct ReplayOutcome: Equatable, Sendable {
+    var events = 0
+    var entriesCompared = 0
+    var consistent = true
+}
+
+/// Opens `system`'s store in `path`, creating it if needed.
+///
+/// - Parameter durable: every commit synced (ShareLog's `.full`, LMDB
+///   without `MDB_NOSYNC`, SQLite `synchronous=FULL`); false only to fill
+///   stores before a measurement.
+func openStore(_ system: BenchSystem, at path: String, durable: Bool) throws -> any BenchStore {
+    switch system {
+    case .shareLog: try ShareLogBenchStore(path: path, durable: durable)
+    case .cLMDB, .sqlite: try CBaselineStore(system, path: path, durable: durable)
+    }
+}

@@ -1,0 +1,37 @@
+/// The run's results as a text table: one row per figure with each system's
+/// median, and ShareLog's speed ratio to each baseline (above 1: ShareLog is
+/// faster; for times, the baseline's time over ShareLog's). Then the targets.
+public enum ReportTable {
+    public static func render(_ report: BenchReport) -> String {
+        var rows: [[String]] = [["workload", "unit", "ShareLog", "C-LMDB", "SQLite", "ShareLog/C", "ShareLog/SQLite"]]
+        for figure in report.measurements.figures {
+            rows.append([
+                figure.title, figure.unit,
+                figure.median(.shareLog).map(Formatting.value) ?? "—",
+                figure.median(.cLMDB).map(Formatting.value) ?? "—",
+                figure.median(.sqlite).map(Formatting.value) ?? "—",
+                Formatting.ratio(figure.speedRatio(versus: .cLMDB)),
+                Formatting.ratio(figure.speedRatio(versus: .sqlite)),
+            ])
+        }
+        let widths = (0..<rows[0].count).map { column in rows.map { $0[column].count }.max()! }
+        var lines = rows.map { row in
+            row.enumerated().map { column, cell in
+                let pad = String(repeating: " ", count: widths[column] - cell.count)
+                return column < 2 ? cell + pad : pad + cell
+            }.joined(separator: "  ")
+        }
+        lines.insert(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  "), at: 1)
+        lines.append("")
+        let configuration = report.configuration
+        lines.append("Medians of \(configuration.rounds) rounds (sweep \(configuration.sweepRounds), replay \(configuration.replayRounds), "
+            + "cold start \(configuration.coldStarts) processes); ratios are speed ratios: above 1x ShareLog is faster.")
+        lines.append("")
+        lines.append("Targets (issue 4):")
+        for target in report.targets {
+            let value = target.id == "replay.rssAnonFlat" ? Formatting.value(target.value) + " MiB" : Formatting.ratio(target.value)
+            lines.append("  [\(target.met ? "met" : "NOT met")] \(target.statement): \(value) (\(target.detail))")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,13 @@
+/// One workload of the benchmark. Each measures ShareLog and both baselines
+/// on the same data in the same run, in rounds with the systems' order
+/// rotated, and records every round; the report takes medians and ratios.
+///
+/// New workloads (sync, once it exists) are new conformers added to
+/// `BenchmarkRunner.workloads`; nothing else changes.
+public protocol Workload: Sendable {
+    /// A short name, for progress lines and `--only`.
+    var name: String { get }
+
+    /// Runs the workload, leaving no store behind.
+    func run(in context: BenchContext, recording measurements: inout Measurements) async throws
+}

@@ -1,0 +1,216 @@
+/* The measured LMDB work: creates, fetches, sweeps and the cold fetch. */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cb_lmdb_internal.h"
+
+typedef struct {
+    cb_lmdb *store;
+    const cb_cards *cards;
+    size_t first, stride, batch;
+    int64_t created_ms, ttl_ms;
+    uint8_t *names_out;
+    int rc;
+    const char *what;
+} create_job;
+
+static int job_failed(create_job *job, int rc, const char *what) {
+    job->rc = rc;
+    job->what = what;
+    return rc;
+}
+
+static int create_range(void *argument) {
+    create_job *job = argument;
+    const cb_cards *cards = job->cards;
+    size_t index = job->first;
+    while (index < cards->count) {
+        MDB_txn *txn;
+        int rc = mdb_txn_begin(job->store->env, NULL, 0, &txn);
+        if (rc != 0) return job_failed(job, rc, "mdb_txn_begin(write)");
+        for (size_t n = 0; n < job->batch && index < cards->count; n++, index += job->stride) {
+            cb_event event = {.kind = CB_KIND_CREATED, .created_at = job->created_ms,
+                              .expires_at = job->created_ms + job->ttl_ms};
+            event.vcard = cb_card(cards, index, &event.vcard_size);
+            if (cb_random_name(event.name) != 0) rc = MDB_PANIC;
+            if (rc == 0) rc = cb_append_local(txn, &job->store->schema, job->store->replica, &event);
+            if (rc != 0) {
+                mdb_txn_abort(txn);
+                return job_failed(job, rc, "creating a share");
+            }
+            memcpy(job->names_out + 16 * index, event.name, 16);
+        }
+        if ((rc = mdb_txn_commit(txn)) != 0) return job_failed(job, rc, "mdb_txn_commit");
+    }
+    return 0;
+}
+
+int cb_lmdb_create(cb_lmdb *store, const cb_cards *cards, size_t batch, int threads,
+                   int64_t created_ms, int64_t ttl_ms, uint8_t *names_out, uint64_t *elapsed_ns) {
+    if (threads < 1) threads = 1;
+    create_job *jobs = calloc((size_t)threads, sizeof *jobs);
+    if (!jobs) return cb_lmdb_fail(store, ENOMEM, "cb_lmdb_create");
+    for (int t = 0; t < threads; t++) {
+        jobs[t] = (create_job){store, cards, (size_t)t, (size_t)threads, batch ? batch : 1,
+                               created_ms, ttl_ms, names_out, 0, NULL};
+    }
+    uint64_t start = cb_now_ns();
+    int rc = cb_run_threads(threads, create_range, jobs, sizeof *jobs);
+    *elapsed_ns = cb_now_ns() - start;
+    for (int t = 0; t < threads && rc != 0; t++) {
+        if (jobs[t].rc != 0) cb_lmdb_fail(store, jobs[t].rc, jobs[t].what);
+    }
+    free(jobs);
+    return rc;
+}
+
+/* What ShareStore.fetch answers for `name` at now_ms: a live share's vCard
+ * is copied out of the map, as the Swift Share's [UInt8] is. */
+static int fetch_one(MDB_env *env, MDB_dbi shares, const uint8_t *name, int64_t now_ms, cb_fetch_tally *tally) {
+    MDB_txn *txn;
+    int rc = mdb_txn_begin(env, NULL, MDB_RDONLY, &txn);
+    if (rc != 0) return rc;
+    MDB_val k = {.mv_size = 16, .mv_data = (void *)name}, v;
+    rc = mdb_get(txn, shares, &k, &v);
+    cb_state state;
+    if (rc == MDB_NOTFOUND) {
+        tally->missing++;
+        rc = 0;
+    } else if (rc == 0 && cb_state_decode(v.mv_data, v.mv_size, &state) != 0) {
+        rc = MDB_CORRUPTED;
+    } else if (rc == 0) {
+        if (state.has_expiry || (state.has_creation && (state.expires_at <= now_ms || !state.vcard))) {
+            tally->expired++;
+        } else if (!state.has_creation) {
+            tally->missing++;
+        } else {
+            uint8_t *copy = malloc(state.vcard_size);
+            if (!copy) {
+                rc = ENOMEM;
+            } else {
+                memcpy(copy, state.vcard, state.vcard_size);
+                tally->live++;
+                tally->bytes += state.vcard_size;
+                cb_consume(copy, state.vcard_size);
+                free(copy);
+            }
+        }
+    }
+    mdb_txn_abort(txn);
+    return rc;
+}
+
+typedef struct {
+    cb_lmdb *store;
+    const uint8_t *names;
+    size_t first, end;
+    int64_t now_ms;
+    cb_fetch_tally tally;
+    int rc;
+} fetch_job;
+
+static int fetch_range(void *argument) {
+    fetch_job *job = argument;
+    for (size_t i = job->first; i < job->end; i++) {
+        int rc = fetch_one(job->store->env, job->store->schema.shares, job->names + 16 * i, job->now_ms, &job->tally);
+        if (rc != 0) return job->rc = rc;
+    }
+    return 0;
+}
+
+int cb_lmdb_fetch(cb_lmdb *store, const uint8_t *names, size_t count, int threads, int64_t now_ms,
+                  cb_fetch_tally *tally, uint64_t *elapsed_ns) {
+    if (threads < 1) threads = 1;
+    fetch_job *jobs = calloc((size_t)threads, sizeof *jobs);
+    if (!jobs) return cb_lmdb_fail(store, ENOMEM, "cb_lmdb_fetch");
+    for (int t = 0; t < threads; t++) {
+        jobs[t] = (fetch_job){.store = store, .names = names, .now_ms = now_ms,
+                              .first = count * (size_t)t / (size_t)threads,
+                              .end = count * (size_t)(t + 1) / (size_t)threads};
+    }
+    uint64_t start = cb_now_ns();
+    int rc = cb_run_threads(threads, fetch_range, jobs, sizeof *jobs);
+    *elapsed_ns = cb_now_ns() - start;
+    memset(tally, 0, sizeof *tally);
+    for (int t = 0; t < threads; t++) {
+        tally->live += jobs[t].tally.live;
+        tally->expired += jobs[t].tally.expired;
+        tally->missing += jobs[t].tally.missing;
+        tally->bytes += jobs[t].tally.bytes;
+        if (jobs[t].rc != 0) cb_lmdb_fail(store, jobs[t].rc, "fetching a share");
+    }
+    free(jobs);
+    return rc;
+}
+
+/* One sweep batch: collects up to `batch` due (expiresAt, name) pairs from
+ * the start of the expiry index, then logs and projects an expiry for each. */
+static int sweep_batch(cb_lmdb *store, int64_t now_ms, size_t batch, uint8_t *due, size_t *expired) {
+    MDB_txn *txn;
+    int rc = mdb_txn_begin(store->env, NULL, 0, &txn);
+    if (rc != 0) return cb_lmdb_fail(store, rc, "mdb_txn_begin(sweep)");
+    MDB_cursor *cursor;
+    if ((rc = mdb_cursor_open(txn, store->schema.expiry, &cursor)) != 0) {
+        mdb_txn_abort(txn);
+        return cb_lmdb_fail(store, rc, "mdb_cursor_open(expiry)");
+    }
+    size_t found = 0;
+    MDB_val k, v;
+    for (rc = mdb_cursor_get(cursor, &k, &v, MDB_FIRST); rc == 0 && found < batch;
+         rc = mdb_cursor_get(cursor, &k, &v, MDB_NEXT)) {
+        if (k.mv_size != 24 || cb_get_be64(k.mv_data) > (uint64_t)now_ms) break;
+        memcpy(due + 24 * found++, k.mv_data, 24);
+    }
+    mdb_cursor_close(cursor);
+    rc = 0;
+    for (size_t i = 0; i < found && rc == 0; i++) {
+        cb_event event = {.kind = CB_KIND_EXPIRED, .at = (int64_t)cb_get_be64(due + 24 * i), .reason = CB_REASON_TTL};
+        memcpy(event.name, due + 24 * i + 8, 16);
+        rc = cb_append_local(txn, &store->schema, store->replica, &event);
+    }
+    if (rc != 0) {
+        mdb_txn_abort(txn);
+        return cb_lmdb_fail(store, rc, "expiring a share");
+    }
+    if ((rc = mdb_txn_commit(txn)) != 0) return cb_lmdb_fail(store, rc, "mdb_txn_commit(sweep)");
+    *expired = found;
+    return 0;
+}
+
+int cb_lmdb_sweep(cb_lmdb *store, int64_t now_ms, size_t batch, uint64_t *expired, uint64_t *elapsed_ns) {
+    if (batch == 0) batch = 1;
+    uint8_t *due = malloc(24 * batch);
+    if (!due) return cb_lmdb_fail(store, ENOMEM, "cb_lmdb_sweep");
+    *expired = 0;
+    uint64_t start = cb_now_ns();
+    int rc;
+    size_t found;
+    do {
+        rc = sweep_batch(store, now_ms, batch, due, &found);
+        *expired += found;
+    } while (rc == 0 && found == batch);
+    *elapsed_ns = cb_now_ns() - start;
+    free(due);
+    return rc;
+}
+
+int cb_lmdb_cold_fetch(const char *directory, const uint8_t name[16], int64_t now_ms, char *error, size_t error_size) {
+    MDB_env *env;
+    cb_schema schema;
+    int rc = cb_schema_open(directory, 0, 0, &env, &schema);
+    if (rc != 0) {
+        snprintf(error, error_size, "opening %s: %s", directory, mdb_strerror(rc));
+        return -1;
+    }
+    cb_fetch_tally tally = {0, 0, 0, 0};
+    rc = fetch_one(env, schema.shares, name, now_ms, &tally);
+    mdb_env_close(env);
+    if (rc != 0) {
+        snprintf(error, error_size, "fetching from %s: %s", directory, mdb_strerror(rc));
+        return -1;
+    }
+    return tally.live ? 0 : tally.expired ? 1 : 2;
+}

@@ -1,0 +1,176 @@
+#ifndef SHARELOG_CBASELINE_H
+#define SHARELOG_CBASELINE_H
+
+/*
+ * The C baselines of sharelog-bench: the same logical work as ShareLog's
+ * engine, done twice without Swift.
+ *
+ * - cb_lmdb_*: raw liblmdb with ShareLog's exact schema (docs/FORMAT.md,
+ *   Sources/ShareLog/Store/Schema.swift): the same databases, keys, values
+ *   and transaction boundaries. A store it writes opens and verifies in
+ *   ShareLog. This is the physical limit of the design.
+ * - cb_sqlite_*: SQLite as a user would write the same store: WAL,
+ *   synchronous=FULL, a shares table keyed by record name with an index on
+ *   expires_at, an events table, prepared statements.
+ *
+ * Every function that does measured work reports its own elapsed wall time
+ * (CLOCK_MONOTONIC) in *elapsed_ns, around the work only. Functions return
+ * 0 on success; on failure they return non-zero and cb_*_error() says why.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A run of `count` cards drawn from a pool of `distinct` cards laid end to
+ * end (pool card j is bytes[offsets[j] ..< offsets[j + 1]]): card k of the
+ * run is pool card (first + k) % distinct. */
+typedef struct {
+    const uint8_t *bytes;
+    const size_t *offsets; /* distinct + 1 entries */
+    size_t distinct;
+    size_t first;
+    size_t count;
+} cb_cards;
+
+/* What a run of fetches found. bytes counts the vCard bytes copied out. */
+typedef struct {
+    uint64_t live;
+    uint64_t expired;
+    uint64_t missing;
+    uint64_t bytes;
+} cb_fetch_tally;
+
+/* What a replay (rebuild and compare, as ShareLog's verify) found. */
+typedef struct {
+    uint64_t events;
+    uint64_t entries_compared;
+    uint64_t mismatches;
+    uint64_t corrupt_events;
+    uint64_t sequence_gaps;
+} cb_replay_report;
+
+/* Called after each folded chunk with the number of events folded so far. */
+typedef void (*cb_progress_fn)(void *context, uint64_t events);
+
+/* ---- raw LMDB with ShareLog's schema ---------------------------------- */
+
+typedef struct cb_lmdb cb_lmdb;
+
+/* Opens (creating and initialising if needed) the store in `directory`.
+ * durable != 0: every commit is synced (ShareLog's Durability.full);
+ * 0: MDB_NOSYNC, for filling stores before a measurement.
+ * Returns NULL on failure with the reason in error[error_size]. */
+cb_lmdb *cb_lmdb_open(const char *directory, int durable, char *error, size_t error_size);
+/* Closes the store; NULL is allowed. */
+void cb_lmdb_close(cb_lmdb *store);
+/* The reason for the last failure of a call on `store`. */
+const char *cb_lmdb_error(const cb_lmdb *store);
+
+/* Creates one share per card, stamped created_ms and expiring at
+ * created_ms + ttl_ms, as ShareStore.create does: each transaction holds
+ * `batch` shares (1 = one per commit), and `threads` threads share the
+ * cards round-robin, each committing its own transactions (raw LMDB has no
+ * group commit; its write lock serialises them). Record names (16 random
+ * bytes each, UUID v4) are written to names_out[16 * k] for card k. */
+int cb_lmdb_create(cb_lmdb *store, const cb_cards *cards, size_t batch, int threads,
+                   int64_t created_ms, int64_t ttl_ms, uint8_t *names_out, uint64_t *elapsed_ns);
+
+/* Fetches each of `count` record names (16 bytes each) at now_ms as
+ * ShareStore.fetch does: one read transaction per fetch, the state decoded
+ * and a live share's vCard copied out. `threads` threads split the names. */
+int cb_lmdb_fetch(cb_lmdb *store, const uint8_t *names, size_t count, int threads, int64_t now_ms,
+                  cb_fetch_tally *tally, uint64_t *elapsed_ns);
+
+/* Expires every share due at now_ms as ShareStore.sweep does: batches of
+ * `batch` shares, one durable transaction each, walking the expiry index. */
+int cb_lmdb_sweep(cb_lmdb *store, int64_t now_ms, size_t batch, uint64_t *expired, uint64_t *elapsed_ns);
+
+/* Rebuilds the derived databases from the log in a scratch store at
+ * `scratch_directory` (MDB_NOSYNC, removed afterwards), `chunk` events per
+ * scratch transaction, in one read snapshot, then compares every derived
+ * database and counter with the stored one: what ShareStore.verify does. */
+int cb_lmdb_replay(cb_lmdb *store, const char *scratch_directory, size_t chunk,
+                   cb_progress_fn progress, void *context, cb_replay_report *report, uint64_t *elapsed_ns);
+
+/* The clip's cold path in one call: open the store in `directory`, fetch
+ * `name` at now_ms, close. Returns 0 live, 1 expired, 2 not found, and a
+ * negative value on failure (the reason in error[error_size]). */
+int cb_lmdb_cold_fetch(const char *directory, const uint8_t name[16], int64_t now_ms,
+                       char *error, size_t error_size);
+
+/* The id of the last committed write transaction (mdb_env_info): the
+ * number of durable commits since the store was made. */
+int64_t cb_lmdb_commits(cb_lmdb *store);
+
+/* liblmdb's version string. */
+const char *cb_lmdb_version(void);
+
+/* ---- SQLite as a user would write it ------------------------------------ */
+
+typedef struct cb_sqlite cb_sqlite;
+
+/* Opens (creating if needed) `directory`/shares.sqlite in WAL mode.
+ * durable != 0: synchronous=FULL; 0: synchronous=OFF, for filling stores.
+ * Returns NULL on failure with the reason in error[error_size]. */
+cb_sqlite *cb_sqlite_open(const char *directory, int durable, char *error, size_t error_size);
+/* Closes the store (checkpointing the WAL); NULL is allowed. */
+void cb_sqlite_close(cb_sqlite *store);
+/* The reason for the last failure of a call on `store`. */
+const char *cb_sqlite_error(const cb_sqlite *store);
+
+/* As cb_lmdb_create: per share, an events row and a shares row; `batch`
+ * shares per BEGIN IMMEDIATE ... COMMIT; `threads` threads, each with its
+ * own connection and prepared statements. */
+int cb_sqlite_create(cb_sqlite *store, const cb_cards *cards, size_t batch, int threads,
+                     int64_t created_ms, int64_t ttl_ms, uint8_t *names_out, uint64_t *elapsed_ns);
+
+/* As cb_lmdb_fetch: one prepared SELECT per name by primary key. */
+int cb_sqlite_fetch(cb_sqlite *store, const uint8_t *names, size_t count, int threads, int64_t now_ms,
+                    cb_fetch_tally *tally, uint64_t *elapsed_ns);
+
+/* The chunked delete: per transaction, the first `batch` due shares by the
+ * expires_at index; for each, an expiry event is logged and its row deleted. */
+int cb_sqlite_sweep(cb_sqlite *store, int64_t now_ms, size_t batch, uint64_t *expired, uint64_t *elapsed_ns);
+
+/* Rebuilds the shares table from the events table into a scratch database
+ * in `scratch_directory` (no journal, no sync; removed afterwards), `chunk`
+ * events per transaction, then compares it row by row with the stored one. */
+int cb_sqlite_replay(cb_sqlite *store, const char *scratch_directory, size_t chunk,
+                     cb_progress_fn progress, void *context, cb_replay_report *report, uint64_t *elapsed_ns);
+
+/* As cb_lmdb_cold_fetch, on `directory`/shares.sqlite. */
+int cb_sqlite_cold_fetch(const char *directory, const uint8_t name[16], int64_t now_ms,
+                         char *error, size_t error_size);
+
+/* SQLite's version string. */
+const char *cb_sqlite_version(void);
+
+/* ---- process helpers ------------------------------------------------------ */
+
+/* fsyncs every regular file in `directory`, then the directory itself.
+ * Returns 0, or an errno value. */
+int cb_fsync_directory(const char *directory);
+
+/* Bytes this process has handed to write calls so far (wchar of
+ * /proc/self/io, all threads); -1 if unknown. Not write_bytes: the kernel
+ * accounts a whole large folio for each 4 KiB page dirtied, which
+ * overstates scattered page writes many times over. */
+int64_t cb_write_bytes(void);
+
+/* RssAnon of this process from /proc/self/status, in KiB; -1 if unknown. */
+int64_t cb_rss_anon_kib(void);
+
+/* Runs argv[0] with `argv` (NULL-terminated) and waits for it: standard
+ * output and error go to /dev/null. *elapsed_ns covers spawn to reaped exit;
+ * *exit_status is the exit code, or 128 + signal. Returns 0, or an errno. */
+int cb_spawn_and_wait(const char *const argv[], uint64_t *elapsed_ns, int *exit_status);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

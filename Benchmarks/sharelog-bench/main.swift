@@ -1,0 +1,87 @@
+// sharelog-bench: ShareLog side by side with raw LMDB in C and with SQLite.
+// It parses arguments, calls BenchmarkKit and prints; see BENCHMARKS.md.
+//
+// The coldstart and noop commands are the processes the cold-start
+// measurement spawns: they do nothing before the library call that a clip
+// would not do (the parsing below uses no Set or Dictionary, whose first
+// use costs a Swift runtime lookup).
+import BenchmarkKit
+import Foundation
+
+let usage = """
+    usage: sharelog-bench [run] [--quick] [--out DIR] [--work DIR] [--only create,read,sweep,replay]
+                          [--static-bench PATH] [--swift-version TEXT]
+           sharelog-bench coldstart --store PATH --id RECORD-NAME --now MS
+           sharelog-bench noop
+    """
+
+func fail(_ message: String, code: Int32) -> Never {
+    FileHandle.standardError.write(Data("sharelog-bench: \(message)\n".utf8))
+    exit(code)
+}
+
+/// The options after the command: `--name value` for names in `values`,
+/// `--name` alone for names in `flags`, as (name, value) pairs.
+func options(_ arguments: ArraySlice<String>, flags: [String], values: [String]) -> [(name: String, value: String)] {
+    var parsed: [(name: String, value: String)] = []
+    var rest = arguments
+    while let argument = rest.popFirst() {
+        let name = String(argument.drop { $0 == "-" })
+        if argument.hasPrefix("--") && flags.contains(name) {
+            parsed.append((name, ""))
+        } else if argument.hasPrefix("--") && values.contains(name), let value = rest.popFirst() {
+            parsed.append((name, value))
+        } else {
+            fail("unexpected '\(argument)'\n\(usage)", code: 2)
+        }
+    }
+    return parsed
+}
+
+func value(_ name: String, in options: [(name: String, value: String)]) -> String? {
+    options.last { $0.name == name }?.value
+}
+
+var arguments = CommandLine.arguments.dropFirst()
+let command = arguments.first.flatMap { $0.hasPrefix("--") ? nil : $0 } ?? "run"
+if arguments.first == command { arguments = arguments.dropFirst() }
+
+switch command {
+case "noop":
+    exit(0)
+case "coldstart":
+    let given = options(arguments, flags: [], values: ["store", "id", "now"])
+    guard let store = value("store", in: given), let id = value("id", in: given),
+          let now = value("now", in: given).flatMap({ Int64($0) })
+    else { fail("coldstart needs --store, --id and --now\n\(usage)", code: 2) }
+    let (code, line) = ColdStart.fetchOnce(store: store, id: id, now: now)
+    print(line)
+    exit(code)
+case "run":
+    let given = options(arguments, flags: ["quick"], values: ["out", "work", "only", "static-bench", "swift-version"])
+    let out = value("out", in: given) ?? "bench-results"
+    let work = value("work", in: given)
+        ?? (NSTemporaryDirectory() as NSString).appendingPathComponent("sharelog-bench-\(getpid())")
+    let only = value("only", in: given).map { Set($0.split(separator: ",").map(String.init)) }
+    let known = Set(BenchmarkRunner.workloads.map(\.name))
+    if let unknown = only?.subtracting(known).first { fail("unknown workload '\(unknown)'; known: \(known.sorted())", code: 2) }
+    let context = BenchContext(
+        configuration: given.contains { $0.name == "quick" } ? .quick : .full, workDirectory: work,
+        executables: .besideThisProcess(staticBench: value("static-bench", in: given)),
+        log: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
+    do {
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let machine = MachineInfo.current(swift: value("swift-version", in: given) ?? "unknown (pass --swift-version)")
+        let report = try await BenchmarkRunner(context: context, only: only).run(on: machine)
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let table = ReportTable.render(report)
+        try report.json().write(to: URL(fileURLWithPath: out).appendingPathComponent("results.json"))
+        try (table + "\n").write(toFile: (out as NSString).appendingPathComponent("table.txt"), atomically: true, encoding: .utf8)
+        try SweepChart.write(report, to: out)
+        print(table)
+    } catch {
+        fail("\(error)", code: 1)
+    }
+default:
+    fail("unknown command '\(command)'\n\(usage)", code: 2)
+}
