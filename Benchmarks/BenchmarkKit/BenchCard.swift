@@ -1,5 +1,6 @@
 import Foundation
 import ShareLog
+import TestSupport
 
 /// The benchmark's cards: `SampleCard`'s, grown to the sizes the issue
 /// asks for. `SampleCard` alone is about 380 bytes; a card as Contacts

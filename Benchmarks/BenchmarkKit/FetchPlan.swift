@@ -1,3 +1,5 @@
+import TestSupport
+
 /// The ids a fetch measurement asks for, the same for every system: random
 /// existing shares by index, and a given share of ids that exist nowhere.
 struct FetchPlan {

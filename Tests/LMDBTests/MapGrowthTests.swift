@@ -75,15 +75,7 @@ import Testing
         let env = store.env, data = store.data
         // Hold the writer so the next writes run as one group of nested
         // transactions: each fits the map alone, together they do not.
-        let gate = DispatchSemaphore(value: 0)
-        let holding = Counter()
-        let blocker = Task {
-            try await env.write { _ in
-                holding.increment()
-                gate.wait()
-            }
-        }
-        while holding.count == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        let hold = try await WriterHold(env)
         let writes = Task {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for number in 0..<16 {
@@ -100,8 +92,7 @@ import Testing
             }
         }
         while env.writerQueueLength < 16 { try await Task.sleep(for: .milliseconds(1)) }
-        gate.signal()
-        try await blocker.value
+        try await hold.release()
         try await writes.value
         #expect(try store.contents().count == 16 * 8)
         #expect(env.info.mapSize > 256 << 10)

@@ -15,15 +15,7 @@ import Testing
         let fixture = try Fixture()
         let env = fixture.env, notes = fixture.notes
         // Hold the writer so that a write, a scrub and a write queue up.
-        let gate = DispatchSemaphore(value: 0)
-        let holding = Counter()
-        let blocker = Task {
-            try await env.write { _ in
-                holding.increment()
-                gate.wait()
-            }
-        }
-        while holding.count == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        let hold = try await WriterHold(env)
         /// Writes `key` and returns the id of the transaction it ran in.
         @Sendable func put(_ key: UInt8) async throws -> Int {
             try await env.write { txn in
@@ -37,8 +29,7 @@ import Testing
         while env.writerQueueLength < 2 { try await Task.sleep(for: .milliseconds(1)) }
         let after = Task { try await put(2) }
         while env.writerQueueLength < 3 { try await Task.sleep(for: .milliseconds(1)) }
-        gate.signal()
-        try await blocker.value
+        try await hold.release()
         let (first, second) = (try await before.value, try await after.value)
         _ = try await scrub.value
         // Grouped, all three would share one transaction id.

@@ -68,15 +68,7 @@ import Testing
         let store = try Store()
         let env = store.env, data = store.data
         // Hold the writer so that the next 50 writes queue up behind it.
-        let gate = DispatchSemaphore(value: 0)
-        let holding = Counter()
-        let blocker = Task {
-            try await env.write { _ in
-                holding.increment()
-                gate.wait()
-            }
-        }
-        while holding.count == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        let hold = try await WriterHold(env)
         let before = env.info.lastTransactionID
         let outcomes = Task {
             try await withThrowingTaskGroup(of: (Int, Bool).self) { group in
@@ -97,8 +89,7 @@ import Testing
             }
         }
         while env.writerQueueLength < 50 { try await Task.sleep(for: .milliseconds(1)) }
-        gate.signal()
-        try await blocker.value
+        try await hold.release()
         let committed = try await outcomes.value
         #expect(committed.filter(\.value).count == 40)
         let stored = try store.contents()
@@ -106,7 +97,7 @@ import Testing
         for number in 0..<50 {
             #expect((stored[key(UInt64(number))] != nil) == (number % 5 != 0))
         }
-        // The blocker wrote nothing, so LMDB commits no transaction for it;
+        // The hold wrote nothing, so LMDB commits no transaction for it;
         // the fifty queued writes share a single commit.
         #expect(env.info.lastTransactionID - before == 1)
     }
