@@ -3,7 +3,7 @@ import Foundation
 /// Runs the workloads in order and assembles the report.
 public struct BenchmarkRunner: Sendable {
     /// Every workload, in the order a run does them.
-    public static let workloads: [any Workload] = [CreateWorkload(), ReadWorkload(), SweepWorkload(), ReplayWorkload()]
+    public static let workloads: [any Workload] = [CreateWorkload(), ReadWorkload(), SweepWorkload(), ReplayWorkload(), PreviewWorkload()]
 
     public let context: BenchContext
     /// Names of the workloads to run; nil for all.

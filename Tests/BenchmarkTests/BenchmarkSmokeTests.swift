@@ -25,6 +25,7 @@ import Testing
             "create.batched.written", "fetch.threads1", "fetch.threads2",
             "sweep.n20.e20", "sweep.n20.e20.written", "sweep.n60.e20", "sweep.n60.e20.written", "sweep.n60.e10", "replay", "replay.rssAnonHalf", "replay.rssAnonPeak",
             "coldStart", "coldStart.processOnly", "coldStart.static", "coldStart.static.processOnly",
+            "preview.card100k", "preview.overBase64",
         ]
         #expect(ids == expected)
         for figure in report.measurements.figures where figure.comparable {
@@ -34,6 +35,7 @@ import Testing
             }
         }
         #expect(Set(report.targets.map(\.id)).count == 11)
+        #expect((report.measurements.figure("preview.card100k")?.median(.shareLog) ?? 0) > 0)
         #expect(report.measurements.replayMemory.count == 3)
         #expect(try FileManager.default.contentsOfDirectory(atPath: work).isEmpty, "every store was removed")
 
