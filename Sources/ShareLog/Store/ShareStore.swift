@@ -9,9 +9,11 @@ import LMDB
 /// returns, so nothing is ever visible half-done and an acknowledged share
 /// survives a crash. Reads see a consistent snapshot.
 ///
-/// Thread-safe; one instance per store directory per process (the LMDB
-/// module enforces it). Operations are synchronous; call them from a thread
-/// or task that may block on a disk write.
+/// Thread-safe. Instances opened on one directory in a process share one
+/// LMDB environment (the LMDB module's registry sees to it). Operations are
+/// synchronous and block on the disk while they commit; `create` also has
+/// an async form that suspends instead, for callers on Swift's cooperative
+/// thread pool.
 public final class ShareStore: Sendable {
     public let path: String
     public let replicaID: ReplicaID
