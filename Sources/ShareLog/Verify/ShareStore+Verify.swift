@@ -85,7 +85,7 @@ extension ShareStore {
                     default: order = 1
                     }
                     if order == 0 {
-                        if !a!.value.elementsEqual(b!.value) {
+                        if compareBytes(a!.value, b!.value) != 0 {
                             report.record(Mismatch(database: stored.name, key: hex(a!.key), problem: "value differs from the log's"))
                         }
                         a = try left.next()
@@ -102,8 +102,14 @@ extension ShareStore {
         }
     }
 
+    /// LMDB's key order (memcmp over the common length, then shorter
+    /// first); 0 when the bytes are equal.
     private static func compareBytes(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Int {
-        for (x, y) in zip(lhs, rhs) where x != y { return Int(x) - Int(y) }
+        let common = min(lhs.count, rhs.count)
+        if common > 0, let left = lhs.baseAddress, let right = rhs.baseAddress {
+            let order = memcmp(left, right, common)
+            if order != 0 { return Int(order) }
+        }
         return lhs.count - rhs.count
     }
 
