@@ -7,9 +7,10 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 
     public init(milliseconds: Int64) { self.milliseconds = milliseconds }
 
-    /// Rounds `date` down to the millisecond.
+    /// Rounds `date` to the nearest millisecond (a `Date` is a `Double` of
+    /// seconds, so 0.761 s arrives as 0.76099…).
     public init(_ date: Date) {
-        milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
     }
 
     public var date: Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
@@ -23,31 +24,22 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool { lhs.milliseconds < rhs.milliseconds }
 
     /// ISO 8601 in UTC with milliseconds, e.g. `2026-11-29T12:00:00.000Z`.
-    public var iso8601: String { Timestamp.formatter.string(from: date) }
+    public var iso8601: String {
+        // The formatter truncates to the millisecond; half a millisecond
+        // more keeps 0.99899… s (how 999 ms arrives as a Double) at 999.
+        Date(timeIntervalSince1970: (Double(milliseconds) + 0.5) / 1000).formatted(Timestamp.withMilliseconds)
+    }
 
     public var description: String { iso8601 }
 
     /// Parses ISO 8601 with or without fractional seconds.
     public init?(iso8601 text: String) {
-        guard let date = Timestamp.formatter.date(from: text) ?? Timestamp.wholeSeconds.date(from: text) else {
-            return nil
-        }
+        guard let date = (try? Date(text, strategy: Timestamp.withMilliseconds))
+            ?? (try? Date(text, strategy: Timestamp.wholeSeconds))
+        else { return nil }
         self.init(date)
     }
 
-    nonisolated(unsafe) private static let formatter: ISO8601DateFormatter = {
-        // nonisolated(unsafe): ISO8601DateFormatter is thread-safe for
-        // formatting and parsing once configured, and it is never mutated
-        // after this initialiser.
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter
-    }()
-
-    nonisolated(unsafe) private static let wholeSeconds: ISO8601DateFormatter = {
-        // nonisolated(unsafe): as above, configured once and then only read.
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter
-    }()
+    private static let withMilliseconds = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+    private static let wholeSeconds = Date.ISO8601FormatStyle()
 }
