@@ -61,3 +61,8 @@ struct Context {
         FileHandle.standardError.write(Data("\n".utf8))
     }
 }
+
+/// "1 share", "2 shares": a count with its noun, for text output.
+func counted(_ count: Int, _ singular: String, _ plural: String? = nil) -> String {
+    "\(count) \(count == 1 ? singular : plural ?? singular + "s")"
+}

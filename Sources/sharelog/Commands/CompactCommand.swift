@@ -25,7 +25,7 @@ struct CompactCommand: Command {
             freePagesZeroed: scrub?.freePagesZeroed ?? 0, freePagesDeferred: scrub?.freePagesDeferred ?? 0,
             bytesZeroed: (scrub?.gapBytesZeroed ?? 0) + (scrub?.overflowTailBytesZeroed ?? 0))
         if context.json { try context.printJSON(output); return ExitCode.success }
-        context.print("redacted \(report.redacted) log entries; zeroed \(output.freePagesZeroed) free pages and \(output.bytesZeroed) unused bytes")
+        context.print("redacted \(counted(report.redacted, "log entry", "log entries")); zeroed \(counted(output.freePagesZeroed, "free page")) and \(counted(output.bytesZeroed, "unused byte"))")
         if output.freePagesDeferred > 0 {
             context.print("\(output.freePagesDeferred) free pages are still readable by a live snapshot; compact again once it ends")
         }

@@ -30,7 +30,7 @@ struct StatsCommand: Command {
         context.print("epoch:     \(output.epoch)")
         context.print("events:    \(output.events) (last sequence \(output.lastSequence))")
         context.print("shares:    \(output.live) live (\(output.due) due), \(output.expired) expired")
-        context.print("redaction: \(output.pendingRedactions) log entries awaiting compaction")
+        context.print("redaction: \(counted(output.pendingRedactions, "log entry", "log entries")) awaiting compaction")
         context.print("bytes:     \(output.usedBytes) used of \(output.fileBytes) in data.mdb")
         return ExitCode.success
     }

@@ -21,7 +21,7 @@ struct SweepCommand: Command {
         context.progressDone()
         let output = Output(expired: report.expired, batches: report.batches, keysVisited: report.keysVisited, now: now.iso8601)
         if context.json { try context.printJSON(output); return ExitCode.success }
-        context.print("expired \(report.expired) shares in \(report.batches) batches (as of \(now.iso8601))")
+        context.print("expired \(counted(report.expired, "share")) in \(counted(report.batches, "batch", "batches")) (as of \(now.iso8601))")
         return ExitCode.success
     }
 }
