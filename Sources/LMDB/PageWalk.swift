@@ -63,24 +63,6 @@ struct PageWalk: ~Copyable {
         case named
     }
 
-    /// What a walk of one tree counted, to hold against its `MDB_db`.
-    private struct Tally {
-        var branchPages = 0
-        var leafPages = 0
-        var overflowPages = 0
-        var entries = 0
-        var depth = 0
-
-        func matches(_ record: DatabaseRecord) -> Bool {
-            branchPages == record.branchPages && leafPages == record.leafPages
-                && overflowPages == record.overflowPages && entries == record.entries && depth == record.depth
-        }
-
-        var summary: String {
-            "depth \(depth), \(branchPages) branch, \(leafPages) leaf, \(overflowPages) overflow pages, \(entries) entries"
-        }
-    }
-
     /// - Parameters:
     ///   - meta: the newest meta page, which LMDB confirmed is the snapshot
     ///     the running write transaction builds on.
@@ -142,7 +124,7 @@ struct PageWalk: ~Copyable {
     private mutating func walk(
         _ record: DatabaseRecord, as tree: Tree, label: String, _ file: borrowing DataFile
     ) throws(LMDBError) -> [(name: String, record: DatabaseRecord)] {
-        var tally = Tally()
+        var tally = TreeTally()
         var named: [(name: String, record: DatabaseRecord)] = []
         var pending: [(number: UInt64, depth: Int)] = []
         if record.root != PageLayout.invalidPage { pending.append((record.root, 1)) }
@@ -257,7 +239,7 @@ struct PageWalk: ~Copyable {
     /// or a value, and the overflow run it may sit on.
     private mutating func visitLeafNode(
         at start: Int, in bytes: UnsafeRawBufferPointer, pageOffset: Int, tree: Tree, label: String,
-        tally: inout Tally, named: inout [(name: String, record: DatabaseRecord)], _ file: borrowing DataFile
+        tally: inout TreeTally, named: inout [(name: String, record: DatabaseRecord)], _ file: borrowing DataFile
     ) throws(LMDBError) {
         let flags = PageLayout.load(UInt16.self, bytes, at: start + 4)
         let keySize = Int(PageLayout.load(UInt16.self, bytes, at: start + 6))
@@ -306,7 +288,7 @@ struct PageWalk: ~Copyable {
     ///
     /// - Returns: the run's offset in the file.
     private mutating func overflowRun(
-        from first: UInt64, valueSize: Int, label: String, tally: inout Tally, _ file: borrowing DataFile
+        from first: UInt64, valueSize: Int, label: String, tally: inout TreeTally, _ file: borrowing DataFile
     ) throws(LMDBError) -> Int {
         guard first >= UInt64(PageLayout.metaPageCount), first <= meta.lastPage else {
             throw corrupted("\(label) has a value on page \(first), outside 2...\(meta.lastPage)")
