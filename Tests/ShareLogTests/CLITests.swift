@@ -3,12 +3,16 @@ import Testing
 import TestSupport
 @testable import ShareLog
 
-/// Runs the built `sharelog` binary as a user would.
+/// Runs the built `sharelog` binary as a user would, at a fixed time.
+///
+/// Every run passes `--now`: `now` unless the arguments carry their own. No
+/// CLI test reads the real clock, so none can start failing on a later date.
 struct CLI {
     static let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         .deletingLastPathComponent().appendingPathComponent("sharelog")
 
     let store: String
+    var now = "2026-12-01T10:00:00Z"
 
     struct Result {
         let status: Int32
@@ -19,11 +23,19 @@ struct CLI {
         }
     }
 
+    /// The child's whole environment: empty, but for the clock shift that
+    /// `Scripts/test` applies with `faketime` (docs/RELIABILITY.md), so a
+    /// command that read the real clock would be caught by that run too.
+    static let inheritedEnvironment = ProcessInfo.processInfo.environment.filter { name, _ in
+        name == "LD_PRELOAD" || name.hasPrefix("FAKETIME")
+    }
+
     func run(_ arguments: String..., input: Data? = nil) throws -> Result {
         let process = Process()
         process.executableURL = CLI.executable
-        process.arguments = ["--store", store] + arguments
-        process.environment = [:]
+        let clock = arguments.contains("--now") ? [] : ["--now", now]
+        process.arguments = ["--store", store] + clock + arguments
+        process.environment = CLI.inheritedEnvironment
         let output = Pipe(), error = Pipe(), stdin = Pipe()
         process.standardOutput = output
         process.standardError = error
@@ -43,9 +55,9 @@ struct CLI {
 
     @Test func aSessionCreatesGetsSweepsAndGetsAgain() throws {
         let dir = TemporaryDirectory()
-        let cli = CLI(store: dir.appending("store"))
+        var cli = CLI(store: dir.appending("store"), now: "2026-12-01T10:00:00Z")
         #expect(try cli.run("init", "--json").json["created"] as? Bool == true)
-        let created = try cli.run("share", "create", "-", "--ttl", "1h", "--json", "--now", "2026-12-01T10:00:00Z", input: Self.card)
+        let created = try cli.run("share", "create", "-", "--ttl", "1h", "--json", input: Self.card)
         #expect(created.status == 0)
         let id = try #require(created.json["id"] as? String)
         #expect(created.json["expiresAt"] as? String == "2026-12-01T11:00:00.000Z")
@@ -55,7 +67,8 @@ struct CLI {
         #expect((live.json["preview"] as? [String: Any])?["name"] as? String == "Jane Appleseed")
         let byLink = try cli.run("share", "get", "https://cards.example.com/appclip?id=\(id)", "--vcard")
         #expect(byLink.output == String(decoding: Self.card, as: UTF8.self))
-        let swept = try cli.run("sweep", "--now", "2026-12-01T11:00:00Z", "--json")
+        cli.now = "2026-12-01T11:00:00Z"
+        let swept = try cli.run("sweep", "--json")
         #expect(swept.json["expired"] as? Int == 1)
         let expired = try cli.run("share", "get", id, "--json")
         #expect(expired.status == 4)
