@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TestSupport
 import Testing
 @testable import LMDB
 
@@ -91,7 +92,7 @@ import Testing
                 try await group.waitForAll()
             }
         }
-        while env.writerQueueLength < 16 { try await Task.sleep(for: .milliseconds(1)) }
+        try await Deadline.wait(until: "16 writes queue") { env.writerQueueLength >= 16 }
         try await hold.release()
         try await writes.value
         #expect(try store.contents().count == 16 * 8)

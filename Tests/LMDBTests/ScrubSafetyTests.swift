@@ -24,11 +24,11 @@ import Testing
             }
         }
         let before = Task { try await put(1) }
-        while env.writerQueueLength < 1 { try await Task.sleep(for: .milliseconds(1)) }
+        try await Deadline.wait(until: "the first put queues") { env.writerQueueLength >= 1 }
         let scrub = Task { try await env.scrub() }
-        while env.writerQueueLength < 2 { try await Task.sleep(for: .milliseconds(1)) }
+        try await Deadline.wait(until: "the scrub queues") { env.writerQueueLength >= 2 }
         let after = Task { try await put(2) }
-        while env.writerQueueLength < 3 { try await Task.sleep(for: .milliseconds(1)) }
+        try await Deadline.wait(until: "the second put queues") { env.writerQueueLength >= 3 }
         try await hold.release()
         let (first, second) = (try await before.value, try await after.value)
         _ = try await scrub.value

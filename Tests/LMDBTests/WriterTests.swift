@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Glibc
 import Synchronization
+import TestSupport
 import Testing
 @testable import LMDB
 
@@ -88,7 +89,7 @@ import Testing
                 return try await group.reduce(into: [Int: Bool]()) { $0[$1.0] = $1.1 }
             }
         }
-        while env.writerQueueLength < 50 { try await Task.sleep(for: .milliseconds(1)) }
+        try await Deadline.wait(until: "50 writes queue") { env.writerQueueLength >= 50 }
         try await hold.release()
         let committed = try await outcomes.value
         #expect(committed.filter(\.value).count == 40)

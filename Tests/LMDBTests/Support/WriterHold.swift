@@ -1,4 +1,5 @@
 import Dispatch
+import TestSupport
 @testable import LMDB
 
 /// Keeps an environment's writer thread busy in an empty write, so that
@@ -17,7 +18,7 @@ struct WriterHold {
                 gate.wait()
             }
         }
-        while holding.count == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        try await Deadline.wait(until: "the writer holds its write") { holding.count > 0 }
     }
 
     /// Lets the writer go on to the queued writes.
