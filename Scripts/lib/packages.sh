@@ -45,9 +45,11 @@ require_bench_packages() {
 }
 
 # What the tests need besides: the independent readers of a store
-# (ReliabilityTests) use lmdb-utils and Debian's python3 with python3-lmdb.
+# (ReliabilityTests) use lmdb-utils and Debian's python3 with python3-lmdb;
+# faketime runs the tests again with the clock a year ahead.
 require_test_packages() {
     require_packages \
         "command -v mdb_stat && command -v mdb_dump" lmdb-utils \
-        "/usr/bin/python3 -c 'import lmdb'" python3-lmdb
+        "/usr/bin/python3 -c 'import lmdb'" python3-lmdb \
+        "command -v faketime" faketime
 }

@@ -5,7 +5,7 @@ import Testing
 @testable import LMDB
 
 /// Run under ThreadSanitizer too: `swift test --sanitize=thread --filter ConcurrencyTests`.
-@Suite struct ConcurrencyTests {
+@Suite(.timeLimit(.minutes(5))) struct ConcurrencyTests {
     /// Writes `a` and `b` together, so a snapshot always sees them equal.
     static func writePair(_ value: UInt64, in store: Store) throws {
         let data = store.data

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 @testable import LMDB
 
-@Suite struct EnvironmentTests {
+@Suite(.timeLimit(.minutes(5))) struct EnvironmentTests {
     @Test func opensWithNoTLSAndWithoutWriteMapAndDurableByDefault() throws {
         let dir = TemporaryDirectory()
         let env = try Environment.open(at: dir.path, databases: ["data"])
@@ -104,7 +104,7 @@ import Testing
     }
 }
 
-@Suite struct EnvironmentFailureTests {
+@Suite(.timeLimit(.minutes(5))) struct EnvironmentFailureTests {
     @Test func freesTheHandleWhenOpeningFails() throws {
         // mdb_env_open closes the files itself when it fails, so only the
         // heap shows whether the MDB_env was closed. Measured in a probe,

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 @testable import LMDB
 
-@Suite struct RegistryTests {
+@Suite(.timeLimit(.minutes(5))) struct RegistryTests {
     @Test func openingADirectoryTwiceReturnsTheSameEnvironment() throws {
         let dir = TemporaryDirectory()
         let first = try Environment.open(at: dir.path, databases: ["data"])
@@ -53,7 +53,7 @@ import Testing
     }
 }
 
-@Suite struct RegistryLifecycleTests {
+@Suite(.timeLimit(.minutes(5))) struct RegistryLifecycleTests {
     @Test func anOpenWaitsUntilTheClosingHandleHasClosed() throws {
         let dir = TemporaryDirectory()
         // The environment is released but its handle kept, as one still

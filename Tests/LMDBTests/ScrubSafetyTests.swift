@@ -8,7 +8,7 @@ import Testing
 
 /// Scrub beside other work: its own transaction, nesting, foreign
 /// databases, the reader list, and concurrent writers and readers.
-@Suite struct ScrubSafetyTests {
+@Suite(.timeLimit(.minutes(5))) struct ScrubSafetyTests {
     typealias Fixture = ScrubTests.Fixture
 
     @Test func aScrubRunsInATransactionOfItsOwn() async throws {
@@ -138,6 +138,11 @@ import Testing
                     }
                 }
             }
+        }
+        // However the writes below end, the workers stop and are joined.
+        defer {
+            stop.increment()
+            workers.wait()
         }
         let reports = Locked<[ScrubReport]>([])
         startWorker {

@@ -7,7 +7,7 @@ import Testing
 /// When every reader slot is held by a live read, reads fail with the typed
 /// `LMDBError.readersFull` (saying what to do), writes go on, and reads work
 /// again once a slot frees.
-@Suite struct ReaderTableFaultTests {
+@Suite(.timeLimit(.minutes(5))) struct ReaderTableFaultTests {
     @Test func aFullReaderTableIsATypedErrorAndClearsWhenReadersFinish() throws {
         let fixture = try ReliabilityStore { $0.environment.maxReaders = 4 }
         let store = fixture.store

@@ -41,16 +41,18 @@ struct CLI {
         process.standardError = error
         process.standardInput = stdin
         try process.run()
+        let watchdog = Watchdog(killing: process.processIdentifier, named: "sharelog \(arguments.joined(separator: " "))")
         if let input { stdin.fileHandleForWriting.write(input) }
         try stdin.fileHandleForWriting.close()
         let out = output.fileHandleForReading.readDataToEndOfFile()
         let err = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        watchdog.disarm()
         return Result(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self), error: String(decoding: err, as: UTF8.self))
     }
 }
 
-@Suite struct CLITests {
+@Suite(.timeLimit(.minutes(5))) struct CLITests {
     static let card = Data("BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Jane Appleseed\r\nORG:Acme;Sales\r\nTITLE:Boss\r\nEND:VCARD\r\n".utf8)
 
     @Test func aSessionCreatesGetsSweepsAndGetsAgain() throws {

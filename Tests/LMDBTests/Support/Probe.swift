@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 
 /// Runs the `lmdb-probe` executable, a second process for multi-process tests.
 struct Probe {
@@ -11,6 +12,8 @@ struct Probe {
 
     let process: Process
     private let output: FileHandle
+    /// Kills the probe if it outlives its test, so a hang fails instead.
+    private let watchdog: Watchdog
 
     /// Starts `lmdb-probe arguments…`.
     init(_ arguments: String...) throws { try self.init(arguments) }
@@ -23,6 +26,7 @@ struct Probe {
         process.standardOutput = pipe
         output = pipe.fileHandleForReading
         try process.run()
+        watchdog = Watchdog(killing: process.processIdentifier, named: "lmdb-probe \(arguments.joined(separator: " "))")
     }
 
     /// Reads one line of the probe's output; nil at end of output.
@@ -40,6 +44,7 @@ struct Probe {
     func kill() {
         Glibc.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+        watchdog.disarm()
     }
 
     /// Waits for the probe to exit and returns its last line of output.
@@ -47,6 +52,7 @@ struct Probe {
         var last: String?
         while let line = readLine() { last = line }
         process.waitUntilExit()
+        watchdog.disarm()
         return (process.terminationStatus, last)
     }
 

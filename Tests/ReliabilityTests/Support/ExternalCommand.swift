@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs a program to completion and captures what it printed.
 struct ExternalCommand {
@@ -8,7 +9,8 @@ struct ExternalCommand {
 
     /// Runs `executable arguments…` with no standard input. Standard error
     /// goes to a file, so a program that writes much of it cannot block on a
-    /// full pipe while standard output is read.
+    /// full pipe while standard output is read. A program still running
+    /// after the `Watchdog`'s deadline is killed, so a hang fails the test.
     ///
     /// - Throws: when the program cannot be started (it is not installed).
     @discardableResult
@@ -25,8 +27,10 @@ struct ExternalCommand {
         process.standardError = errorFile
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        let watchdog = Watchdog(killing: process.processIdentifier, named: executable)
         let out = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        watchdog.disarm()
         try errorFile.close()
         let err = FileManager.default.contents(atPath: errorPath) ?? Data()
         return ExternalCommand(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
