@@ -23,7 +23,7 @@ import TestSupport
         options.linkDomain = try AppClipDomain("share.acme.test")
         let store = try ShareStore.create(at: dir.path, options: options).store
         let created = try store.create(vCard: smallCard())
-        #expect(created.link.hasPrefix("https://share.acme.test/appclip?id="))
+        #expect(created.link == "https://share.acme.test/appclip?id=\(created.recordName)")
         #expect(throws: ShareLogError.self) {
             try store.fetch(link: "https://cards.example.com/appclip?id=\(created.recordName)")
         }
