@@ -1,10 +1,11 @@
 import CZlib
 import ShareLog
 
-/// Fuzzes `EventCodec`: decoding arbitrary bytes must throw an
-/// `EventDecodingError` or give an event that encodes back to exactly the
-/// same bytes (the log and the wire relay events byte for byte, and the
-/// checksum covers every byte).
+/// Fuzzes `EventCodec`: decoding arbitrary bytes must give exactly what
+/// `ReferenceEventReader`, written from docs/FORMAT.md alone, reads from them
+/// (the same event, or a refusal for the same broken rule), and an event that
+/// decodes must encode back to exactly the same bytes (the log and the wire
+/// relay events byte for byte, and the checksum covers every byte).
 ///
 /// Random bytes almost never carry a valid CRC-32, so each input is decoded
 /// twice: as it is, and "sealed", with its last four bytes replaced by the
@@ -24,24 +25,39 @@ enum CodecFuzzTarget {
         return sealedOutcome
     }
 
-    /// Decodes `input` and checks the round trip of what decodes.
+    /// Decodes `input`, holds the answer against the reference reader's, and
+    /// checks the round trip of what decodes.
     private static func decode(_ input: UnsafeRawBufferPointer) throws(FuzzViolation) -> FuzzOutcome {
+        let expected = ReferenceEventReader.read(Array(input))
         let event: Event
         do {
             event = try EventCodec.decode(input)
         } catch {
             try FuzzViolation.check(!error.description.isEmpty, "an EventDecodingError has no description")
             try FuzzViolation.check(
-                (try? EventCodec.decode(Array(input))) == nil, "the array and buffer forms of decode disagree")
+                expected == .failure(refusal(for: error)),
+                "EventCodec refuses \(hex(input)) with \(error), but docs/FORMAT.md reads \(expected)")
             return .rejected(error.description)
         }
+        try FuzzViolation.check(
+            expected == .success(event), "EventCodec decodes \(hex(input)) to \(event), but docs/FORMAT.md reads \(expected)")
         let encoded = EventCodec.encode(event)
         try FuzzViolation.check(
             encoded.elementsEqual(input),
             "\(event.id) decodes but re-encodes to other bytes (\(hex(input)) in, \(hex(encoded)) out)")
-        try FuzzViolation.check(
-            (try? EventCodec.decode(encoded)) == event, "\(event.id) does not decode to itself from its own encoding")
         return .accepted(summary(of: event))
+    }
+
+    /// The rule of docs/FORMAT.md that `error` reports broken.
+    private static func refusal(for error: EventDecodingError) -> ReferenceEventReader.Refusal {
+        switch error {
+        case .truncated: .tooShort
+        case .unsupportedVersion: .version
+        case .lengthMismatch: .length
+        case .checksumMismatch: .checksum
+        case .undefinedFlags: .flags
+        case .malformedPayload: .payload
+        }
     }
 
     private static func hex(_ bytes: some Sequence<UInt8>) -> String {

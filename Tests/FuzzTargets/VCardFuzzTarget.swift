@@ -5,7 +5,8 @@ import ShareLog
 /// `VCardPreview(parsing:)` must accept exactly the same inputs with the same
 /// error; contiguous and non-contiguous input must give the same answer; and
 /// an accepted preview keeps `VCardPreview`'s documented promises (trimmed,
-/// non-empty fields; a photo with `bytes.count == byteCount > 0`; the
+/// non-empty fields; a non-empty photo whose bytes are exactly what
+/// `ReferencePhotoReader` decodes from one of the card's content lines; the
 /// `missingName` warning exactly when there is no name; JSON always encodes).
 enum VCardFuzzTarget {
     static func run(_ input: UnsafeRawBufferPointer) throws(FuzzViolation) -> FuzzOutcome {
@@ -20,7 +21,7 @@ enum VCardFuzzTarget {
             try FuzzViolation.check(!error.description.isEmpty, "a VCardError has no description")
             return .rejected(error.description)
         case (.success, .success(let preview)):
-            try check(preview)
+            try check(preview, of: Array(input))
             return .accepted("name \(preview.name ?? "-"), \(preview.warnings.count) warnings")
         case (.success, .failure(let error)):
             throw FuzzViolation("the validator accepts a card the preview refuses: \(error)")
@@ -29,7 +30,7 @@ enum VCardFuzzTarget {
         }
     }
 
-    private static func check(_ preview: VCardPreview) throws(FuzzViolation) {
+    private static func check(_ preview: VCardPreview, of card: [UInt8]) throws(FuzzViolation) {
         for (field, value) in [("name", preview.name), ("title", preview.title), ("organization", preview.organization)] {
             guard let value else { continue }
             try FuzzViolation.check(!value.isEmpty, "the preview's \(field) is empty rather than nil")
@@ -37,9 +38,12 @@ enum VCardFuzzTarget {
                 value.trimmingCharacters(in: .whitespacesAndNewlines) == value,
                 "the preview's \(field) \(value.debugDescription) is not trimmed")
         }
+        // `byteCount` is `bytes.count` by construction, so only the bytes are checked.
         if let photo = preview.photo {
+            try FuzzViolation.check(!photo.bytes.isEmpty, "a parsed photo has no bytes")
             try FuzzViolation.check(
-                photo.byteCount > 0 && photo.bytes.count == photo.byteCount, "a parsed photo has \(photo.byteCount) bytes")
+                ReferencePhotoReader.holds(Array(photo.bytes), in: card),
+                "the photo's \(photo.bytes.count) bytes are not the base64 at the end of any content line")
         }
         try FuzzViolation.check(
             (preview.name == nil) == preview.warnings.contains(.missingName),

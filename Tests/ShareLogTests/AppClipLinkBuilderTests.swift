@@ -11,9 +11,9 @@ import Testing
 
     @Test func writesLinksForTheConfiguredDomainInLowercase() throws {
         let builder = AppClipLinkBuilder(domain: try AppClipDomain("Share.Example.ORG"))
-        let recordName = UUID()
+        let recordName = try #require(UUID(uuidString: "F47AC10B-58CC-4372-A567-0E02B2C3D479"))
         #expect(builder.link(for: .share(recordName: recordName))
-            == "https://share.example.org/appclip?id=\(recordName.uuidString.lowercased())")
+            == "https://share.example.org/appclip?id=f47ac10b-58cc-4372-a567-0e02b2c3d479")
     }
 
     @Test func everyLinkItWritesParsesBackToTheSameCard() throws {
@@ -27,9 +27,16 @@ import Testing
         }
     }
 
-    @Test func theURLHasTheSameTextAsTheLink() {
-        let experience = AppClipExperience.share(recordName: UUID())
-        let builder = AppClipLinkBuilder()
-        #expect(builder.url(for: experience).absoluteString == builder.link(for: experience))
+    @Test func theURLIsTheCanonicalLinkReadByFoundation() throws {
+        let recordName = try #require(UUID(uuidString: "123E4567-E89B-12D3-A456-426614174000"))
+        let url = AppClipLinkBuilder(domain: try AppClipDomain("Share.Example.ORG")).url(for: .share(recordName: recordName))
+        #expect(url.absoluteString == "https://share.example.org/appclip?id=123e4567-e89b-12d3-a456-426614174000")
+        let parts = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false))
+        #expect(parts.scheme == "https")
+        #expect(parts.host == "share.example.org")
+        #expect(parts.port == nil)
+        #expect(parts.path == "/appclip")
+        #expect(parts.queryItems == [URLQueryItem(name: "id", value: "123e4567-e89b-12d3-a456-426614174000")])
+        #expect(parts.fragment == nil)
     }
 }

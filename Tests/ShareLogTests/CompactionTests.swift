@@ -26,10 +26,17 @@ import Testing
         let ended = try test.store.create(vCard: smallCard(2))
         try test.store.revoke(ended.recordName)
         try test.store.compact()
-        guard case .live(let share) = try test.store.fetch(live.recordName) else { Issue.record("not live"); return }
-        #expect(share.vCard == smallCard(1))
-        guard case .shareCreated(let created) = try test.store.events(after: 0)[0].event.kind else { return }
-        #expect(created.vCard == smallCard(1))
+        // ManualClock's start, and seven days (the default TTL) later.
+        let start = Timestamp(milliseconds: 1_800_000_000_000)
+        let weekLater = Timestamp(milliseconds: 1_800_604_800_000)
+        #expect(try test.store.fetch(live.recordName) == .live(Share(
+            recordName: live.recordName, vCard: smallCard(1), createdAt: start, expiresAt: weekLater)))
+        // The whole log: only the revoked share's creation lost its card.
+        #expect(try test.store.events(after: 0).map(\.event.kind) == [
+            .shareCreated(ShareCreated(recordName: live.recordName, vCard: smallCard(1), createdAt: start, expiresAt: weekLater)),
+            .shareCreated(ShareCreated(recordName: ended.recordName, vCard: nil, createdAt: start, expiresAt: weekLater)),
+            .shareExpired(ShareExpired(recordName: ended.recordName, at: start, reason: .revoked)),
+        ])
     }
 
     @Test(arguments: [nil, 60_000] as [Int?])

@@ -23,7 +23,7 @@ import TestSupport
         options.linkDomain = try AppClipDomain("share.acme.test")
         let store = try ShareStore.create(at: dir.path, options: options).store
         let created = try store.create(vCard: smallCard())
-        #expect(created.link.hasPrefix("https://share.acme.test/appclip?id="))
+        #expect(created.link == "https://share.acme.test/appclip?id=\(created.recordName)")
         #expect(throws: ShareLogError.self) {
             try store.fetch(link: "https://cards.example.com/appclip?id=\(created.recordName)")
         }
@@ -32,8 +32,12 @@ import TestSupport
     @Test func aShareIsExpiredFromItsExpiryTimeEvenBeforeASweep() throws {
         let test = try TestStore()
         let created = try test.store.create(vCard: smallCard(), ttl: .seconds(3600))
-        #expect(try test.store.fetch(created.recordName, at: created.expiresAt.advanced(by: .milliseconds(-1))) != .expired(at: created.expiresAt, reason: .ttl))
-        #expect(try test.store.fetch(created.recordName, at: created.expiresAt) == .expired(at: created.expiresAt, reason: .ttl))
+        // ManualClock's start, and an hour later.
+        let start = Timestamp(milliseconds: 1_800_000_000_000)
+        let hourLater = Timestamp(milliseconds: 1_800_003_600_000)
+        let live = Share(recordName: created.recordName, vCard: smallCard(), createdAt: start, expiresAt: hourLater)
+        #expect(try test.store.fetch(created.recordName, at: Timestamp(milliseconds: 1_800_003_599_999)) == .live(live))
+        #expect(try test.store.fetch(created.recordName, at: hourLater) == .expired(at: hourLater, reason: .ttl))
         test.clock.advance(by: .seconds(3600))
         #expect(throws: ShareLogError.expired(created.recordName, at: created.expiresAt, reason: .ttl)) {
             try test.store.share(created.recordName)
@@ -184,7 +188,10 @@ import TestSupport
         let created = try test.store.create(vCards: (0..<50).map { smallCard($0) })
         #expect(Set(created.map(\.recordName)).count == 50)
         #expect(test.store.environment.info.lastTransactionID == before + 1)
-        #expect(try test.store.fetch(created[49].recordName) != .notFound)
+        // Created at ManualClock's start, for the default seven days.
+        #expect(try test.store.fetch(created[49].recordName) == .live(Share(
+            recordName: created[49].recordName, vCard: smallCard(49),
+            createdAt: Timestamp(milliseconds: 1_800_000_000_000), expiresAt: Timestamp(milliseconds: 1_800_604_800_000))))
     }
 
     @Test func oneBadCardRefusesTheWholeBatch() throws {

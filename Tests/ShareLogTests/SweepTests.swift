@@ -11,11 +11,17 @@ import Testing
         let report = try test.store.sweep()
         #expect(report.expired == 3)
         for share in short {
-            #expect(try test.store.fetch(share.recordName) == .expired(at: share.expiresAt, reason: .ttl))
+            // ManualClock's start plus the 60-second TTL.
+            #expect(try test.store.fetch(share.recordName) == .expired(at: Timestamp(milliseconds: 1_800_000_060_000), reason: .ttl))
             let state = try test.store.environment.read { txn in try test.store.projection.state(of: share.recordName, in: txn) }
             #expect(state?.vCard == nil)
         }
-        for share in long { #expect(try test.store.fetch(share.recordName) != .notFound) }
+        // Created at ManualClock's start for an hour, so still live a minute in.
+        for (index, share) in zip(3..<5, long) {
+            #expect(try test.store.fetch(share.recordName) == .live(Share(
+                recordName: share.recordName, vCard: smallCard(index),
+                createdAt: Timestamp(milliseconds: 1_800_000_000_000), expiresAt: Timestamp(milliseconds: 1_800_003_600_000))))
+        }
         #expect(try test.store.sweep().expired == 0)
         let stats = try test.store.stats()
         #expect(stats.live == 2 && stats.expired == 3 && stats.due == 0)
