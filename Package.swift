@@ -44,7 +44,7 @@ let package = Package(
 
         // Reliability harnesses (docs/RELIABILITY.md): fuzz targets and their
         // libFuzzer driver, the crash-injection harness, and their tests.
-        .target(name: "FuzzTargets", dependencies: ["ShareLog", "CZlib"], path: "Tests/FuzzTargets"),
+        .target(name: "FuzzTargets", dependencies: ["ShareLog", "CZlib", "TestSupport"], path: "Tests/FuzzTargets"),
         .target(name: "CFuzzDriver", path: "Tests/CFuzzDriver"),
         .executableTarget(name: "sharelog-fuzz", dependencies: ["FuzzTargets", "CFuzzDriver"], path: "Tests/FuzzDriver"),
         .target(name: "CrashHarness", dependencies: ["ShareLog", "TestSupport"], path: "Tests/CrashHarness"),

@@ -1,5 +1,6 @@
 import Foundation
 import ShareLog
+import TestSupport
 
 /// Fuzzes the vCard entry points. `VCardValidator.validate` and
 /// `VCardPreview(parsing:)` must accept exactly the same inputs with the same

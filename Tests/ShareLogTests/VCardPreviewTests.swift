@@ -1,5 +1,6 @@
 import Foundation
 import ShareLog
+import TestSupport
 import Testing
 
 @Suite struct VCardPreviewTests {

@@ -1,19 +1,16 @@
 /// Which photos a vCard's bytes can hold, read from RFC 6350 and RFC 4648
-/// alone, as plainly as possible, so that `VCardFuzzTarget` can hold a
-/// parsed photo against it. It shares no code with ShareLog's parser and does
-/// not call Foundation's base64 decoder.
+/// alone, as plainly as possible, so that `VCardPreviewTests` and
+/// `VCardFuzzTarget` can hold a parsed photo against it. It shares no code
+/// with ShareLog's parser and does not call Foundation's base64 decoder.
 ///
 /// A content line ends at an LF that is not followed by a space or tab (a
 /// fold, RFC 6350 §3.2). With its spaces, tabs, CRs and LFs removed, the text
 /// of a line after its last `:` or `,` is a candidate: an inline
 /// (`ENCODING=b`) photo's base64 follows the property's `:`, a `data:` URI's
 /// follows its `,`, and base64 holds neither character.
-///
-/// A copy lives in each test target that needs it (ShareLogTests and
-/// FuzzTargets), as neither depends on the other.
-enum ReferencePhotoReader {
+public enum ReferencePhotoReader {
     /// Whether some content line of `card` ends in the base64 text of `photo`.
-    static func holds(_ photo: [UInt8], in card: [UInt8]) -> Bool {
+    public static func holds(_ photo: [UInt8], in card: [UInt8]) -> Bool {
         lines(of: card).contains { line in
             let start = line.lastIndex { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ",") }.map { $0 + 1 } ?? line.startIndex
             return decodeBase64(line[start...]) == photo
@@ -21,7 +18,7 @@ enum ReferencePhotoReader {
     }
 
     /// The content lines of `card`, unfolded, without any space, tab, CR or LF.
-    static func lines(of card: [UInt8]) -> [[UInt8]] {
+    public static func lines(of card: [UInt8]) -> [[UInt8]] {
         var lines: [[UInt8]] = [[]]
         for (index, byte) in card.enumerated() {
             switch byte {
@@ -39,7 +36,7 @@ enum ReferencePhotoReader {
 
     /// RFC 4648 base64: groups of four characters, `=` only as the last one
     /// or two. Bits left over after the last byte are ignored.
-    static func decodeBase64(_ text: ArraySlice<UInt8>) -> [UInt8]? {
+    public static func decodeBase64(_ text: ArraySlice<UInt8>) -> [UInt8]? {
         let text = Array(text)
         guard !text.isEmpty, text.count % 4 == 0 else { return nil }
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
