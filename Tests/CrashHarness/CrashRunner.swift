@@ -62,7 +62,8 @@ public struct CrashRunner<Workload: CrashWorkload> {
         // The parent makes the store: LMDB writes a new file's first pages
         // without a commit protocol, so a kill there is outside its promise.
         // Writers then open an existing store, as they do in production.
-        _ = try ShareStore.create(at: path, options: CrashStore.options(clock: FixedClock(Timestamp(milliseconds: Self.baseTime))))
+        let clock = FixedClock(Timestamp(milliseconds: Self.baseTime))
+        _ = try ShareStore.create(at: path, options: CrashStore.options(clock: clock))
         var history = CrashHistory()
         var random = SeededGenerator(seed: options.seed, index)
         var killed = 0
@@ -127,7 +128,8 @@ public struct CrashRunner<Workload: CrashWorkload> {
         let time = (history.latestTime ?? Self.baseTime) + workload.timeStep
         do {
             // The handle is released when this scope ends, before new writers start.
-            let store = try ShareStore.open(at: path, options: CrashStore.options(clock: FixedClock(Timestamp(milliseconds: time))))
+            let clock = FixedClock(Timestamp(milliseconds: time))
+            let store = try ShareStore.open(at: path, options: CrashStore.options(clock: clock))
             let check = try workload.checkAll(history, in: store)
             if check.violations.isEmpty { history.recordProbe(try workload.probe(number: round, time: time, on: store)) }
             return check

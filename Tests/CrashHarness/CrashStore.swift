@@ -9,8 +9,10 @@ import ShareLog
 /// doubles it as it writes: map growth happens inside the writers, while
 /// they are being killed.
 public enum CrashStore {
-    /// The map every process starts with: 64 KiB, sixteen pages of 4 KiB.
-    public static let initialMapBytes = 64 << 10
+    /// The map every process starts with: 16 KiB, four pages of 4 KiB, the
+    /// least a new store accepts (the transaction that creates its seven
+    /// databases at open does not grow the map; with 12 KiB it fails).
+    public static let initialMapBytes = 16 << 10
 
     /// Durable default options with the small map and `clock`.
     public static func options(clock: any WallClock) -> ShareStore.Options {

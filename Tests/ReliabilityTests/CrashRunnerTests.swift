@@ -69,7 +69,7 @@ import TestSupport
         let line = try #require(result.output.split(separator: "\n").first { $0.contains("Map size:") })
         let mdbStat = try #require(Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)))
         #expect(try CrashStore.committedMapBytes(at: fixture.path) == mdbStat)
-        // 40 cards with photos do not fit the 64 KiB map this store opened with.
+        // 40 cards with photos do not fit the 16 KiB map this store opened with.
         #expect(mdbStat > CrashStore.initialMapBytes)
     }
 }
