@@ -58,7 +58,15 @@ public final class Environment: Sendable {
     private static func openDatabases(_ names: Set<String>, in handle: EnvironmentHandle) throws -> [String: Database] {
         let readOnly = handle.options.readOnly
         var txn: OpaquePointer?
-        try check(mdb_txn_begin(handle.pointer, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &txn), "mdb_txn_begin(open)")
+        var rc = mdb_txn_begin(handle.pointer, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &txn)
+        // Another process grew the map past this one's since mdb_env_open
+        // sized it (while this one waited for the write lock): adopt the
+        // committed size and begin again. Each retry needs another growth.
+        for _ in 0..<8 where rc == MDB_MAP_RESIZED {
+            try handle.adoptResizedMap()
+            rc = mdb_txn_begin(handle.pointer, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &txn)
+        }
+        try check(rc, "mdb_txn_begin(open)")
         var opened: [String: Database] = [:]
         for name in names.sorted() {
             var dbi = MDB_dbi()

@@ -22,6 +22,13 @@ public struct CrashReport: Codable, Sendable {
     public var inDoubtApplied = 0
     /// Log entries in the stores at their last check.
     public var events = 0
+    /// The map every process opened the stores with (`CrashStore`).
+    public var initialMapBytes = 0
+    /// Rounds after which the map recorded in the store's file was larger
+    /// than before the round: the writers grew it while being killed.
+    public var mapGrowthRounds = 0
+    /// The largest map recorded in any store's file after a round.
+    public var largestMapBytes = 0
     public var seconds = 0.0
     /// Broken invariants; empty for a passing run.
     public var violations: [String] = []
@@ -34,7 +41,18 @@ public struct CrashReport: Codable, Sendable {
         self.writers = writers
     }
 
+    /// Whether the run passed: it broke no invariant and `judge` found it
+    /// tested something.
     public var passed: Bool { violations.isEmpty }
+
+    /// The verdict on the whole run, once its stores are done: a run in
+    /// which no writer acknowledged any operation checked nothing (every
+    /// writer died before its first commit returned), so it fails too.
+    public mutating func judge() {
+        guard violations.isEmpty, acknowledged == 0 else { return }
+        violations.append("no writer acknowledged any operation in the whole run (\(kills) kills), "
+            + "so nothing was checked: the writers died before their first commit returned")
+    }
 
     public var json: String {
         let encoder = JSONEncoder()
@@ -49,6 +67,8 @@ public struct CrashReport: Codable, Sendable {
             "  acknowledged operations: \(acknowledged), checked \(operationsChecked) times over \(checks) reopens",
             "  in doubt at a kill: \(inDoubt) (\(inDoubtApplied) creates or revokes found committed)",
             "  log entries at the last checks: \(events)",
+            "  map: opened at \(initialMapBytes >> 10) KiB, grew in \(mapGrowthRounds) of \(checks) rounds, "
+                + "largest \(largestMapBytes >> 10) KiB",
         ]
         if passed {
             lines.append("  every invariant held; \(String(format: "%.1f", seconds)) s")

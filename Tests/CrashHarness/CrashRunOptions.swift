@@ -12,6 +12,9 @@ public struct CrashRunOptions: Sendable {
     public var killsPerStore = 24
     /// The longest wait before a kill, in milliseconds.
     public var maxDelayMilliseconds = 60
+    /// How long writers may take to open the store and print `ready`; a
+    /// writer that takes longer is hung, and fails the run.
+    public var startTimeout: Duration = .seconds(60)
     /// Where the stores go; a new temporary directory by default.
     public var directory: String?
     /// Keep the stores after a successful run.

@@ -13,7 +13,10 @@ import TestSupport
 /// them one by one in random order, each after a random delay of up to
 /// `maxDelayMilliseconds` while the others go on writing. With all writers
 /// dead it reopens the store and checks the workload's invariants, `verify`,
-/// and that the store accepts a write. Every wait is bounded.
+/// and that the store accepts a write. Every wait is bounded. Every process
+/// opens the store with `CrashStore`'s small map, and the runner reads the
+/// committed map size before and after each round to count the rounds in
+/// which the writers grew it.
 public struct CrashRunner<Workload: CrashWorkload> {
     public let workload: Workload
     public let options: CrashRunOptions
@@ -22,8 +25,6 @@ public struct CrashRunner<Workload: CrashWorkload> {
 
     /// 2030-01-01T00:00:00Z: the writers' clocks start here.
     public static var baseTime: Int64 { 1_893_456_000_000 }
-    /// How long writers may take to open the store.
-    static var startTimeout: Duration { .seconds(60) }
 
     public init(workload: Workload, options: CrashRunOptions, executable: URL) {
         self.workload = workload
@@ -34,14 +35,16 @@ public struct CrashRunner<Workload: CrashWorkload> {
     /// Runs every kill, calling `progress` after each store.
     ///
     /// - Returns: the numbers, with the violations of the first store that
-    ///   broke an invariant (the run stops there and keeps that store).
+    ///   broke an invariant (the run stops there and keeps that store), or
+    ///   the failure of a run that acknowledged nothing (`CrashReport.judge`).
     public func run(progress: (CrashReport) -> Void = { _ in }) throws -> CrashReport {
         let started = ContinuousClock.now
         let root = options.directory ?? (NSTemporaryDirectory() as NSString)
             .appendingPathComponent("sharelog-crash-\(UUID().uuidString)")
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         var report = CrashReport(workload: workload.name, seed: options.seed, writers: options.writers)
-        while report.kills < options.kills, report.passed {
+        report.initialMapBytes = CrashStore.initialMapBytes
+        while report.kills < options.kills, report.violations.isEmpty {
             let index = report.stores
             let path = (root as NSString).appendingPathComponent("store-\(index)")
             try runStore(at: path, index: index, writers: options.writers[index % options.writers.count],
@@ -50,7 +53,8 @@ public struct CrashRunner<Workload: CrashWorkload> {
             report.seconds = (ContinuousClock.now - started).seconds
             progress(report)
         }
-        if report.passed && !options.keep { try? FileManager.default.removeItem(atPath: root) }
+        report.judge()
+        if report.failedStore == nil && !options.keep { try? FileManager.default.removeItem(atPath: root) }
         return report
     }
 
@@ -58,20 +62,27 @@ public struct CrashRunner<Workload: CrashWorkload> {
         // The parent makes the store: LMDB writes a new file's first pages
         // without a commit protocol, so a kill there is outside its promise.
         // Writers then open an existing store, as they do in production.
-        _ = try ShareStore.create(at: path)
+        let clock = FixedClock(Timestamp(milliseconds: Self.baseTime))
+        _ = try ShareStore.create(at: path, options: CrashStore.options(clock: clock))
         var history = CrashHistory()
         var random = SeededGenerator(seed: options.seed, index)
         var killed = 0
         var lastCheck = CrashCheck()
         while killed < kills {
             let count = min(writers, kills - killed)
+            let mapBefore = try CrashStore.committedMapBytes(at: path)
             do {
                 try runRound(on: path, store: index, writers: count, history: &history, random: &random)
             } catch let violation as CrashViolation {
                 lastCheck.violations.append(violation)
+            } catch let timeout as DeadlineExceeded {
+                lastCheck.violations.append(CrashViolation(timeout.description))
             }
             killed += count
             report.kills += count
+            let mapAfter = try CrashStore.committedMapBytes(at: path)
+            if mapAfter > mapBefore { report.mapGrowthRounds += 1 }
+            report.largestMapBytes = max(report.largestMapBytes, mapAfter)
             if lastCheck.violations.isEmpty { lastCheck = check(path, round: report.checks, history: &history) }
             report.checks += 1
             report.operationsChecked += lastCheck.operationsChecked
@@ -102,15 +113,12 @@ public struct CrashRunner<Workload: CrashWorkload> {
         defer { pump.killAll() }
         let killDuringStart = Int.random(in: 0..<10, using: &random) == 0
         if !killDuringStart {
-            try pump.run(until: .now + Self.startTimeout, history: &history) { $0.ready.count == count }
-            guard pump.ready.count == count else {
-                throw CrashViolation("writers did not open the store within \(Self.startTimeout)")
-            }
+            try pump.waitUntilReady(timeout: options.startTimeout, history: &history)
         }
         for (position, slot) in (0..<count).shuffled(using: &random).enumerated() {
             let longest = killDuringStart && position == 0 ? 20 : options.maxDelayMilliseconds
             let delay = Duration.milliseconds(Int.random(in: 0...longest, using: &random))
-            try pump.run(until: .now + delay, history: &history) { _ in false }
+            try pump.pump(for: delay, history: &history)
             try pump.kill(slot: slot, history: &history)
         }
     }
@@ -118,11 +126,10 @@ public struct CrashRunner<Workload: CrashWorkload> {
     /// Reopens the quiescent store through a new handle and checks it.
     private func check(_ path: String, round: Int, history: inout CrashHistory) -> CrashCheck {
         let time = (history.latestTime ?? Self.baseTime) + workload.timeStep
-        var options = ShareStore.Options()
-        options.clock = FixedClock(Timestamp(milliseconds: time))
         do {
             // The handle is released when this scope ends, before new writers start.
-            let store = try ShareStore.open(at: path, options: options)
+            let clock = FixedClock(Timestamp(milliseconds: time))
+            let store = try ShareStore.open(at: path, options: CrashStore.options(clock: clock))
             let check = try workload.checkAll(history, in: store)
             if check.violations.isEmpty { history.recordProbe(try workload.probe(number: round, time: time, on: store)) }
             return check

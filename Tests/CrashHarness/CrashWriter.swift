@@ -2,8 +2,8 @@ import Foundation
 import ShareLog
 import TestSupport
 
-/// The writer child: opens the store (durable, default options, its own
-/// stepped clock) and performs operations until it is killed, printing a
+/// The writer child: opens the store (durable, `CrashStore`'s small map, its
+/// own stepped clock) and performs operations until it is killed, printing a
 /// `begin` line before each call and an `ack` line after it returns.
 public enum CrashWriter {
     /// Where a writer incarnation starts.
@@ -34,9 +34,7 @@ public enum CrashWriter {
     ///   reports the writer's unexpected exit.
     public static func run<Workload: CrashWorkload>(_ workload: Workload, from start: Start) throws {
         let clock = SteppedClock(start.time)
-        var options = ShareStore.Options()
-        options.clock = clock
-        let store = try ShareStore.create(at: start.store, options: options).store
+        let store = try ShareStore.create(at: start.store, options: CrashStore.options(clock: clock)).store
         emit(CrashLine(.ready))
         var random = SeededGenerator(seed: start.seed, start.slot, start.firstNumber)
         var state = workload.makeWriterState()

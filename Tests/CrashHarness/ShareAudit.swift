@@ -11,7 +11,8 @@ import ShareLog
 ///   every end a writer observed (a refused revoke, a read);
 /// - every logged share was begun by a writer (no phantoms) with the card,
 ///   times and reason it was begun with, created and ended at most once; a
-///   ttl expiry is at the share's `expiresAt` and no later than a sweep;
+///   revoke was begun by a writer at its time; a ttl expiry is at the
+///   share's `expiresAt`, and some sweep began at or after it;
 /// - a sweep acknowledged in a slot ended every share created before it in
 ///   that slot that it found due; a compaction acknowledged in a slot
 ///   redacted every share whose end was acknowledged before it there; no live
@@ -102,8 +103,11 @@ struct ShareAudit {
                 check.fail("share \(name) is revoked at \(at) (entry \(sequence)) but no writer began that revoke")
             }
         case .ttl:
-            if at != creation.expiresAt || at > model.latestSweep {
-                check.fail("share \(name) expired at \(at) (entry \(sequence)); it was due at \(creation.expiresAt), and sweeps ran up to \(model.latestSweep)")
+            if at != creation.expiresAt {
+                check.fail("share \(name) expired by ttl at \(at) (entry \(sequence)), but it expires at \(creation.expiresAt)")
+            } else if model.latestSweep.map({ $0 < at }) ?? true {
+                check.fail("share \(name) expired by ttl at \(at) (entry \(sequence)), but no sweep began at or after that time "
+                    + "(the latest began at \(model.latestSweep.map(String.init) ?? "no time"))")
             }
         }
     }
@@ -148,7 +152,7 @@ struct ShareAudit {
             let result = try store.fetch(name, at: Timestamp(milliseconds: creation.createdAt))
             if let end = ended[name] {
                 if result != .expired(at: Timestamp(milliseconds: end.at), reason: end.reason) {
-                    check.fail("fetch(\(name)) answers \(result), but the log ended it at \(end.at) (\(end.reason))")
+                    check.fail("fetch(\(name)) answers \(Self.describe(result)), but the log ended it at \(end.at) (\(end.reason))")
                 }
             } else if case .live(let share) = result {
                 if share.vCard != creation.card || share.createdAt.milliseconds != creation.createdAt
@@ -156,7 +160,7 @@ struct ShareAudit {
                     check.fail("fetch(\(name)) answers a share that differs from its create")
                 }
             } else {
-                check.fail("fetch(\(name)) answers \(result), but the log says it is live")
+                check.fail("fetch(\(name)) answers \(Self.describe(result)), but the log says it is live")
             }
         }
         let stats = try store.stats()
@@ -165,6 +169,15 @@ struct ShareAudit {
         }
         if stats.events != check.events || stats.lastSequence != UInt64(check.events) {
             check.fail("stats count \(stats.events) events up to sequence \(stats.lastSequence); the log read \(check.events)")
+        }
+    }
+
+    /// A fetch answer in a violation's words, without the card's bytes.
+    private static func describe(_ result: FetchResult) -> String {
+        switch result {
+        case .live: "live"
+        case .expired(let at, let reason): "expired at \(at.milliseconds) (\(reason))"
+        case .notFound: "not found"
         }
     }
 }

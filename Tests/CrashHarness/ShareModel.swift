@@ -28,8 +28,9 @@ struct ShareModel {
     private(set) var inDoubtRevokes: [RecordName: Int64] = [:]
     private(set) var sweeps: [Step] = []
     private(set) var compactions: [Step] = []
-    /// The latest time any sweep, acknowledged or in doubt, ran at.
-    private(set) var latestSweep: Int64 = .min
+    /// The latest time any sweep, acknowledged or in doubt, ran at; nil
+    /// when none began.
+    private(set) var latestSweep: Int64?
     let operations: Int
 
     init(_ history: CrashHistory) {
@@ -56,7 +57,7 @@ struct ShareModel {
             if let at = result.endedAt, let reason = result.endedBecause { refusals[name] = (at, reason) }
         case ShareWorkload.Kind.sweep:
             sweeps.append(step)
-            latestSweep = max(latestSweep, operation.time)
+            latestSweep = max(latestSweep ?? operation.time, operation.time)
         case ShareWorkload.Kind.compact:
             compactions.append(step)
         default:
@@ -72,7 +73,7 @@ struct ShareModel {
         case ShareWorkload.Kind.revoke:
             if let name = operation.target.flatMap(RecordName.init) { inDoubtRevokes[name] = operation.time }
         case ShareWorkload.Kind.sweep:
-            latestSweep = max(latestSweep, operation.time)
+            latestSweep = max(latestSweep ?? operation.time, operation.time)
         default:
             return
         }

@@ -1,37 +1,78 @@
 import Foundation
 import Glibc
+import TestSupport
 
 /// A crash-test writer running as a child process, and the lines it printed.
+///
+/// Started with `posix_spawn` and reaped with `waitpid(WNOHANG)` polled
+/// against a deadline, not through Foundation's `Process`: its exit
+/// monitoring runs on run-loop timers, which never fire under libfaketime,
+/// and its `waitUntilExit` has no deadline. Here nothing waits on a timer
+/// but `poll`'s relative timeout.
 ///
 /// Not thread-safe: the runner drives every writer from one thread.
 final class WriterProcess {
     let slot: Int
-    private let process: Process
-    private let output: FileHandle
+    let pid: pid_t
+    /// The read end of the pipe on the writer's standard output.
+    let descriptor: Int32
     private var pending: [UInt8] = []
     private var finishedOutput = false
+    private var closed = false
+    /// The `waitpid` status, once the process is reaped.
+    private var waitStatus: Int32?
 
-    /// Starts `executable arguments…` with its standard output on a pipe.
-    init(executable: URL, arguments: [String], slot: Int) throws {
+    /// How long a SIGKILLed writer may take to be reaped. Longer means the
+    /// kernel could not end it (stuck in an uninterruptible disk wait): the
+    /// run fails instead of hanging.
+    static let reapTimeout: Duration = .seconds(30)
+
+    /// Starts `executable arguments…` with its standard output on a pipe and
+    /// this process's standard error and environment.
+    ///
+    /// - Throws: `CrashViolation` when the pipe or the process cannot be made.
+    init(executable: URL, arguments: [String], slot: Int) throws(CrashViolation) {
         self.slot = slot
-        process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        output = pipe.fileHandleForReading
-        try process.run()
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else {
+            throw CrashViolation("cannot make the output pipe of writer \(slot): \(String(cString: strerror(errno)))")
+        }
+        // Close-on-exec, so the runner's other writers inherit no copy of
+        // either end and the pipe reaches end of file when this writer dies.
+        // (A process another thread spawns in between may still inherit
+        // one; `kill` does not rely on end of file.)
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        // dup2 clears close-on-exec on the copy, so only standard output survives the exec.
+        posix_spawn_file_actions_adddup2(&actions, ends[1], STDOUT_FILENO)
+        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
+        let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable.path, &actions, nil, argv, envp)
+        close(ends[1])
+        guard spawned == 0 else {
+            close(ends[0])
+            throw CrashViolation("cannot start writer \(slot) (\(executable.path)): \(String(cString: strerror(spawned)))")
+        }
+        self.pid = pid
+        descriptor = ends[0]
     }
 
-    var descriptor: Int32 { output.fileDescriptor }
+    deinit {
+        if !closed { close(descriptor) }
+    }
 
-    /// Whether the process has exited (by itself or killed).
-    var hasExited: Bool { !process.isRunning }
+    /// Whether the process has exited (by itself or killed); reaps it if so.
+    var hasExited: Bool { reap() }
 
     /// How the process ended, once it has.
     var status: String {
-        process.terminationReason == .uncaughtSignal
-            ? "killed by signal \(process.terminationStatus)" : "exited with status \(process.terminationStatus)"
+        guard let waitStatus else { return "still running" }
+        let signal = waitStatus & 0x7f
+        return signal == 0 ? "exited with status \((waitStatus >> 8) & 0xff)" : "killed by signal \(signal)"
     }
 
     /// Reads what the pipe holds now, at most one `read`, and returns the
@@ -54,19 +95,33 @@ final class WriterProcess {
     /// Kills the process with SIGKILL, as a crash would, reaps it, and
     /// returns the complete lines it printed that were not yet read. A
     /// partial last line (impossible with single small writes) is dropped.
-    func kill() -> [String] {
-        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+    ///
+    /// - Throws: `DeadlineExceeded` when the process is not gone within
+    ///   `reapTimeout`; its lines are then lost with the run.
+    func kill() throws -> [String] {
+        if !reap() { Glibc.kill(pid, SIGKILL) }
+        try Deadline.block(until: "writer \(slot) (pid \(pid)) is gone after SIGKILL", timeout: Self.reapTimeout) { reap() }
         var lines: [String] = []
         // The writer is dead and reaped: everything it wrote is in the pipe.
-        // Another child may hold a copy of the write end, so stop at the
-        // first poll that finds nothing rather than waiting for end of file.
+        // Read until end of file, or until a poll finds nothing, whichever
+        // comes first (another process may hold a copy of the write end).
         var descriptor = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         while !finishedOutput, poll(&descriptor, 1, 0) > 0 {
             lines += readAvailable()
         }
-        try? output.close()
+        close(self.descriptor)
+        closed = true
         return lines
+    }
+
+    /// Reaps the process if it has exited, without blocking.
+    private func reap() -> Bool {
+        guard waitStatus == nil else { return true }
+        var status: Int32 = 0
+        let result = waitpid(pid, &status, WNOHANG)
+        guard result == pid else { return false }
+        waitStatus = status
+        return true
     }
 
     private func takeLines() -> [String] {

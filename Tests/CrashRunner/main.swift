@@ -5,7 +5,8 @@
 //   sharelog-crash writer --store DIR --slot N --seed S --first N --time MS [--workload shares]
 //       one writer child (the parent starts these)
 //
-// Exit status: 0 every invariant held, 1 a violation (or a failure), 2 usage.
+// Exit status: 0 every invariant held, 1 a violation, a hung writer, a run in
+// which nothing was acknowledged (it checked nothing) or another failure, 2 usage.
 import CrashHarness
 import Foundation
 

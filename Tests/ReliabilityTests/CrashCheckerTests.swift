@@ -7,7 +7,7 @@ import Testing
 /// The crash checker must catch what it exists to catch: these tests build a
 /// history by hand, make the store disagree with it, and expect a violation.
 /// The last test runs the real harness, with a few kills.
-@Suite struct CrashCheckerTests {
+@Suite(.timeLimit(.minutes(3))) struct CrashCheckerTests {
     let workload = ShareWorkload()
 
     /// A store and a history of slot 0's operations, performed for real.
@@ -45,10 +45,28 @@ import Testing
             try history.record(CrashLine(.ack, operation, result: result), slot: 0)
             number = operation.number + 1
         }
+
+        /// Records a begin for an operation that never ran, and the death of
+        /// its writer: it is in doubt.
+        mutating func begin(_ operation: CrashOperation) throws {
+            try history.record(CrashLine(.begin, operation), slot: 0)
+            history.writerDied(slot: 0)
+            number = operation.number + 1
+        }
+
+        /// The time of operation `number` in slot 0.
+        static func time(_ number: Int) -> Int64 { ReliabilityStore.start + Int64(number) * ShareWorkload().timeStep }
     }
 
+    /// Everything the runner checks: the audit, then `verify`.
     func violations(_ session: Session) throws -> [String] {
         try workload.checkAll(session.history, in: session.fixture.store).violations.map(\.description)
+    }
+
+    /// The share audit's violations alone, for stores doctored under
+    /// `verify`'s nose (which reports those too, in its own words).
+    func auditViolations(_ session: Session) throws -> [String] {
+        try workload.check(session.history, in: session.fixture.store).violations.map(\.description)
     }
 
     @Test func aConsistentHistoryPasses() throws {
@@ -110,6 +128,107 @@ import Testing
         #expect(found.contains("acknowledged sweeps expired 1 shares, but the log has 0 ttl expiries"))
     }
 
+    @Test func aLostAcknowledgedRevokeIsCaught() throws {
+        var session = try Session()
+        let created = try session.perform("create")
+        let name = try #require(created.recordName)
+        try session.pretend(CrashOperation(slot: 0, number: 1, kind: "revoke", time: Session.time(1), target: name),
+                            result: CrashResult())
+        #expect(try violations(session) == ["acknowledged revoke of \(name) at 1893456020000 is not in the log"])
+    }
+
+    @Test func aRevokeNoWriterBeganIsCaught() throws {
+        var session = try Session()
+        let first = try #require(try session.perform("create").recordName.flatMap(RecordName.init))
+        let second = try #require(try session.perform("create").recordName.flatMap(RecordName.init))
+        let store = session.fixture.store
+        // No writer began this revoke…
+        session.fixture.clock.set(Session.time(2))
+        try store.revoke(first)
+        // …and this one was begun (and never ran) at another time than the revoke logged.
+        try session.begin(CrashOperation(slot: 0, number: 3, kind: "revoke", time: Session.time(3), target: second.description))
+        session.fixture.clock.set(Session.time(4))
+        try store.revoke(second)
+        #expect(try violations(session) == [
+            "share \(first) is revoked at 1893456040000 (entry 3) but no writer began that revoke",
+            "share \(second) is revoked at 1893456080000 (entry 4) but no writer began that revoke",
+        ])
+    }
+
+    @Test func aTtlExpiryLoggedBeforeItsShareExpiresIsCaught() throws {
+        var session = try Session()
+        let created = try session.perform("create", ttl: 600)
+        let name = try #require(created.recordName.flatMap(RecordName.init))
+        let store = session.fixture.store
+        // A ttl expiry at 60 s into a 600 s share, as this replica's next event.
+        try store.apply([Event(id: EventID(origin: store.replicaID, sequence: 2), kind: .shareExpired(
+            ShareExpired(recordName: name, at: Timestamp(milliseconds: Session.time(3)), reason: .ttl)))])
+        try session.pretend(CrashOperation(slot: 0, number: 6, kind: "sweep", time: Session.time(6)), result: CrashResult(count: 1))
+        #expect(try auditViolations(session)
+            == ["share \(name) expired by ttl at 1893456060000 (entry 2), but it expires at 1893456600000"])
+    }
+
+    @Test func aTtlExpiryNoSweepCouldHaveMadeYetIsCaught() throws {
+        var session = try Session()
+        let created = try session.perform("create", ttl: 60)
+        let name = try #require(created.recordName)
+        try session.pretend(CrashOperation(slot: 0, number: 1, kind: "sweep", time: Session.time(1)), result: CrashResult(count: 0))
+        try session.begin(CrashOperation(slot: 0, number: 2, kind: "sweep", time: Session.time(2)))
+        // A sweep at 120 s that no writer began expires the share, at its 60 s.
+        try session.fixture.store.sweep(at: Timestamp(milliseconds: Session.time(6)))
+        #expect(try violations(session) == [
+            "share \(name) expired by ttl at 1893456060000 (entry 2), but no sweep began at or after that time "
+                + "(the latest began at 1893456040000)",
+        ])
+    }
+
+    @Test func aCompactionThatLeftTheCardOfAnEndedShareIsCaught() throws {
+        var session = try Session()
+        let revoked = try #require(try session.perform("create", ttl: 600).recordName)
+        let swept = try #require(try session.perform("create", ttl: 60).recordName)
+        try session.perform("revoke", target: revoked)
+        session.number = 5
+        #expect(try session.perform("sweep") == CrashResult(count: 1))
+        // Acknowledged, yet both cards are still in the log.
+        try session.pretend(CrashOperation(slot: 0, number: 6, kind: "compact", time: Session.time(6)), result: CrashResult(count: 0))
+        #expect(try violations(session).sorted() == [
+            "writer 0's compaction (operation 6) left the card of ended share \(revoked) in the log",
+            "writer 0's compaction (operation 6) left the card of ended share \(swept) in the log",
+        ].sorted())
+    }
+
+    @Test func aFetchThatDisagreesWithTheLogIsCaught() throws {
+        var session = try Session()
+        let names = try (0..<3).map { _ in try #require(try session.perform("create").recordName.flatMap(RecordName.init)) }
+        let store = session.fixture.store, shares = store.schema.shares
+        let liveRow = try #require(try store.environment.read { txn in try txn.value(forKey: names[1].bytes, in: shares) })
+        try session.perform("revoke", target: names[1].description)
+        var otherCard = try #require(try store.environment.read { txn in try store.projection.state(of: names[2], in: txn) })
+        otherCard.vCard = SampleCard.make(index: 4242)
+        let doctored = otherCard.encoded()
+        // The first share vanishes, the revoked one is live again, the third holds another card.
+        _ = try store.environment.write { txn in
+            try txn.delete(names[0].bytes, in: shares)
+            try txn.put(liveRow, forKey: names[1].bytes, in: shares)
+            try txn.put(doctored, forKey: names[2].bytes, in: shares)
+        }
+        #expect(try auditViolations(session).sorted() == [
+            "fetch(\(names[0])) answers not found, but the log says it is live",
+            "fetch(\(names[1])) answers live, but the log ended it at 1893456060000 (revoked)",
+            "fetch(\(names[2])) answers a share that differs from its create",
+        ].sorted())
+    }
+
+    @Test func aStatsAnswerThatDisagreesWithTheLogIsCaught() throws {
+        var session = try Session()
+        try session.perform("create")
+        let revoked = try session.perform("create")
+        try session.perform("revoke", target: revoked.recordName)
+        let store = session.fixture.store, meta = store.schema.meta
+        _ = try store.environment.write { txn in try txn.put(Key.bigEndian(UInt64(5)), forKey: MetaKey.liveCount, in: meta) }
+        #expect(try auditViolations(session) == ["stats count 5 live and 1 expired, the log 2 shares, 1 ended"])
+    }
+
     @Test func anInDoubtOperationMayHaveHappenedOrNot() throws {
         var session = try Session()
         try session.perform("create", acknowledge: false)
@@ -130,5 +249,8 @@ import Testing
         let report = try JSONDecoder().decode(CrashReport.self, from: Data(result.output.utf8))
         #expect(report.passed && report.kills == 6 && report.stores == 2 && report.checks == 5)
         #expect(report.acknowledged > 0 && report.operationsChecked >= report.acknowledged)
+        // Every store opened at 16 KiB, and writers grew it while being killed.
+        #expect(report.initialMapBytes == 16 << 10)
+        #expect(report.mapGrowthRounds > 0 && report.largestMapBytes > 16 << 10, "\(result.output)")
     }
 }
