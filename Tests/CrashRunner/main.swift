@@ -4,6 +4,8 @@
 //       the parent: runs writers, kills them, reopens and checks the store
 //   sharelog-crash writer --store DIR --slot N --seed S --first N --time MS [--workload shares]
 //       one writer child (the parent starts these)
+//   sharelog-crash reader --store DIR --map BYTES --target N --batch N --time MS
+//       the reader child of CrossProcessGrowthTests (see GrowthReader)
 //
 // Exit status: 0 every invariant held, 1 a violation, a hung writer, a run in
 // which nothing was acknowledged (it checked nothing) or another failure, 2 usage.
@@ -59,6 +61,7 @@ do {
     switch arguments.first {
     case "run": try run(arguments.dropFirst())
     case "writer": try writer(arguments.dropFirst())
+    case "reader": exit(GrowthReader.main(Array(arguments.dropFirst())))
     default: fail("usage: sharelog-crash run [options] | writer [options]\n\(CrashRunOptions.usage)", status: 2)
     }
 } catch {
