@@ -28,7 +28,9 @@ extension ShareStore {
                     return names.count < batchSize ? .proceed : .stop
                 }
                 for (expiresAt, name) in names {
-                    let expired = ShareExpired(recordName: name, at: expiresAt, reason: .ttl)
+                    // The key holds a time before 1970 as 0; the share holds the real one.
+                    let at = try self.projection.state(of: name, includingVCard: false, in: txn)?.creation?.expiresAt ?? expiresAt
+                    let expired = ShareExpired(recordName: name, at: at, reason: .ttl)
                     _ = try self.appendLocal(.shareExpired(expired), in: txn)
                 }
                 return (names.count, visited)
