@@ -7,7 +7,7 @@ import Testing
 /// Keeps the benchmark from rotting: every workload runs at tiny sizes, and
 /// the C-LMDB baseline still writes exactly what ShareLog writes. Timings
 /// are never asserted; they mean nothing at these sizes.
-@Suite struct BenchmarkSmokeTests {
+@Suite(.timeLimit(.minutes(5))) struct BenchmarkSmokeTests {
     @Test func everyWorkloadRunsAtTinySizesForEverySystem() async throws {
         let directory = TemporaryDirectory()
         let work = directory.appending("work")

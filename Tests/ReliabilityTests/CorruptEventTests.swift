@@ -7,7 +7,7 @@ import Testing
 /// with its sequence number, by `verify`, by `events(after:)`, by compaction
 /// and by `sharelog verify`; nothing traps, and the entries around it and the
 /// projections still read.
-@Suite struct CorruptEventTests {
+@Suite(.timeLimit(.minutes(5))) struct CorruptEventTests {
     /// Ways a stored event can be damaged, each with the reason it must give
     /// (written out by hand from `EventDecodingError`'s documented messages).
     enum Damage: String, CaseIterable, CustomTestStringConvertible {

@@ -9,7 +9,7 @@ import Testing
 /// reader (Tests/Readers/read_store.py) decodes from docs/FORMAT.md alone,
 /// so these tests also prove that document precise. Scripts/test installs
 /// both packages.
-@Suite struct IndependentReaderTests {
+@Suite(.timeLimit(.minutes(5))) struct IndependentReaderTests {
     /// The check value of the CRC-32 the format names (zlib's): FormatBytes
     /// computes it as the document describes.
     @Test func formatBytesComputesZlibsCRC32() {
