@@ -15,10 +15,14 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 
     public var date: Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
 
-    /// `self` moved by `duration`.
+    /// `self` moved by `duration`, to the millisecond: a part of a
+    /// millisecond is dropped toward zero. A result past either end of the
+    /// range stays at that end instead of trapping, because times arrive
+    /// from other replicas' clocks.
     public func advanced(by duration: Duration) -> Timestamp {
         let (seconds, attoseconds) = duration.components
-        return Timestamp(milliseconds: milliseconds + seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+        let exact = Int128(milliseconds) + Int128(seconds) * 1000 + Int128(attoseconds / 1_000_000_000_000_000)
+        return Timestamp(milliseconds: Int64(clamping: exact))
     }
 
     public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool { lhs.milliseconds < rhs.milliseconds }

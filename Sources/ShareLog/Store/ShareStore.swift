@@ -67,14 +67,16 @@ public final class ShareStore: Sendable {
     }
 
     private init(path: String, environment: Environment, schema: Schema, options: Options) throws {
-        let identity = try environment.read { txn -> (UInt32, [UInt8], [UInt8])? in
+        let identity = try environment.read { txn -> (UInt32?, [UInt8], [UInt8])? in
             guard let version = try txn.withValue(forKey: MetaKey.schema, in: schema.meta, { Key.integer($0, as: UInt32.self) }),
                   let replica = try txn.value(forKey: MetaKey.replica, in: schema.meta),
                   let epoch = try txn.value(forKey: MetaKey.epoch, in: schema.meta)
             else { return nil }
-            return (version ?? 0, replica, epoch)
+            return (version, replica, epoch)
         }
         guard let (version, replica, epoch) = identity else { throw ShareLogError.storeNotFound(path: path) }
+        // Not a u32: no version this build could vouch for.
+        guard let version else { throw ShareLogError.corruptMeta("schema") }
         guard version <= Schema.version else {
             throw ShareLogError.unsupportedStoreVersion(found: version, supported: Schema.version)
         }

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+@testable import ShareLog
+
+/// `Timestamp` at the ends of its range. Times come from other replicas,
+/// so any Int64 may arrive; none may trap the store or be stored wrong.
+/// Expected millisecond values were computed with Python's `datetime`.
+@Suite struct TimestampLimitTests {
+    static let max = Timestamp(milliseconds: 9_223_372_036_854_775_807)
+    static let min = Timestamp(milliseconds: -9_223_372_036_854_775_808)
+
+    @Test(arguments: [
+        (9_223_372_036_854_774_807, Duration.seconds(1), 9_223_372_036_854_775_807),
+        (9_223_372_036_854_775_807, .milliseconds(-1), 9_223_372_036_854_775_806),
+        (9_223_372_036_854_775_807, .microseconds(999), 9_223_372_036_854_775_807),
+        (-9_223_372_036_854_774_808, .seconds(-1), -9_223_372_036_854_775_808),
+        (-9_223_372_036_854_775_808, .milliseconds(1), -9_223_372_036_854_775_807),
+        // A whole range's worth in one step, from one end almost to the other.
+        (-9_223_372_036_854_775_808, .seconds(9_223_372_036_854_775), -808),
+        (9_223_372_036_854_775_807, .seconds(-9_223_372_036_854_775), 807),
+        // Parts of a millisecond are dropped toward zero.
+        (0, .microseconds(1500), 1),
+        (0, .microseconds(-1500), -1),
+    ] as [(Int64, Duration, Int64)])
+    func advancingNearTheLimitsIsExactToTheMillisecond(from: Int64, by: Duration, to: Int64) {
+        #expect(Timestamp(milliseconds: from).advanced(by: by) == Timestamp(milliseconds: to))
+    }
+
+    /// Past either end the result stays at that end instead of trapping.
+    @Test(arguments: [
+        (9_223_372_036_854_775_807, Duration.seconds(1), 9_223_372_036_854_775_807),
+        (9_223_372_036_854_775_000, .seconds(1), 9_223_372_036_854_775_807),
+        (-9_223_372_036_854_775_808, .seconds(-1), -9_223_372_036_854_775_808),
+        (0, .seconds(Int64.max), 9_223_372_036_854_775_807),
+        (0, .seconds(Int64.min), -9_223_372_036_854_775_808),
+        (-9_223_372_036_854_775_808, .seconds(Int64.max), 9_223_372_036_854_775_807),
+    ] as [(Int64, Duration, Int64)])
+    func advancingPastALimitStaysAtTheLimit(from: Int64, by: Duration, to: Int64) {
+        #expect(Timestamp(milliseconds: from).advanced(by: by) == Timestamp(milliseconds: to))
+    }
+
+    @Test(arguments: [
+        (0, "1970-01-01T00:00:00.000Z"),
+        (-1, "1969-12-31T23:59:59.999Z"),
+        (1_796_119_200_000, "2026-12-01T10:00:00.000Z"),
+        // The first day of the Gregorian calendar, and the last of four-digit years.
+        (-12_219_292_800_000, "1582-10-15T00:00:00.000Z"),
+        (253_402_300_799_999, "9999-12-31T23:59:59.999Z"),
+    ] as [(Int64, String)])
+    func iso8601IsExactAtTheEdgesOfFourDigitGregorianYears(milliseconds: Int64, text: String) {
+        #expect(Timestamp(milliseconds: milliseconds).iso8601 == text)
+        #expect(Timestamp(iso8601: text) == Timestamp(milliseconds: milliseconds))
+    }
+
+    /// Years beyond what Int64 milliseconds hold (±292,278,994) are refused
+    /// as text, never trapped on or wrapped around.
+    @Test(arguments: [
+        "292278994-08-17T07:12:55.807Z", "+292278994-08-17T07:12:55.807Z", "292278995-01-01T00:00:00Z",
+        "-292275055-05-16T16:47:04.192Z", "1000000000-01-01T00:00:00Z", "99999999999999999999-01-01T00:00:00Z",
+        "-99999999999999999999-01-01T00:00:00Z",
+    ])
+    func yearsOutsideTheRangeAreRefused(text: String) {
+        #expect(Timestamp(iso8601: text) == nil)
+    }
+
+    /// A share whose times are the extremes is stored and answered exactly:
+    /// live until the last millisecond there is, due only at it.
+    @Test func aShareSpanningTheWholeRangeIsKeptExactly() throws {
+        let test = try TestStore()
+        let name = RecordName.random()
+        let creation = ForeignReplica().event(.shareCreated(ShareCreated(
+            recordName: name, vCard: smallCard(), createdAt: Self.min, expiresAt: Self.max)))
+        try test.store.apply([creation])
+        let share = Share(recordName: name, vCard: smallCard(), createdAt: Self.min, expiresAt: Self.max)
+        #expect(try test.store.events(after: 0).map(\.event) == [creation])
+        #expect(try test.store.fetch(name, at: Timestamp(milliseconds: 9_223_372_036_854_775_806)) == .live(share))
+        #expect(try test.store.fetch(name, at: Self.max) == .expired(at: Self.max, reason: .ttl))
+        #expect(try test.store.stats(at: Timestamp(milliseconds: 9_223_372_036_854_775_806)).due == 0)
+        #expect(try test.store.sweep(at: Timestamp(milliseconds: 9_223_372_036_854_775_806)).expired == 0)
+        #expect(try test.store.sweep(at: Self.max).expired == 1)
+        #expect(try test.store.events(after: 1).map(\.event.kind) == [.shareExpired(ShareExpired(recordName: name, at: Self.max, reason: .ttl))])
+        #expect(try test.store.fetch(name) == .expired(at: Self.max, reason: .ttl))
+        #expect(try test.store.verify().isConsistent)
+    }
+}
