@@ -93,13 +93,22 @@ final class Writer: @unchecked Sendable {
         threadID.store(UInt(pthread_self()), ordering: .releasing)
         while true {
             wakeUp.wait()
-            let (batch, stop) = queue.withLock { queue in
+            var (batch, stop) = queue.withLock { queue in
                 let count = Writer.groupSize(queue.pending)
                 let batch = Array(queue.pending.prefix(count))
                 queue.pending.removeFirst(count)
                 return (batch, queue.stopping && queue.pending.isEmpty)
             }
-            if !batch.isEmpty { commit(batch) }
+            if !batch.isEmpty {
+                let errors = commit(batch)
+                let answers = batch.map(\.finish)
+                // The write closures, and the environment they may hold, go
+                // before anyone is answered: a caller that then releases the
+                // environment holds the last reference, so it closes at once
+                // and a reopen with other options does not find it open.
+                batch = []
+                for (answer, error) in zip(answers, errors) { answer(error) }
+            }
             if stop { break }
             // More than a group was queued: run the rest without a new signal.
             if queue.withLock({ !$0.pending.isEmpty }) { wakeUp.signal() }
@@ -116,26 +125,24 @@ final class Writer: @unchecked Sendable {
     }
 
     /// Runs `batch` in one durable commit, growing the map and re-running
-    /// when it fills, then answers every request.
-    private func commit(_ batch: [WriteRequest]) {
+    /// when it fills. Returns each request's answer, nil where its write
+    /// committed; the caller delivers them.
+    private func commit(_ batch: [WriteRequest]) -> [(any Error)?] {
         while true {
             let outcome = environment.gate.withShared { attempt(batch) }
             do {
                 switch outcome {
                 case .answered(let errors):
-                    for (request, error) in zip(batch, errors) { request.finish(error) }
-                    return
+                    return errors
                 case .failed(let error):
-                    for request in batch { request.finish(error) }
-                    return
+                    return Array(repeating: error, count: batch.count)
                 case .mapFull:
                     try environment.growMap()
                 case .mapResized:
                     try environment.adoptResizedMap()
                 }
             } catch {
-                for request in batch { request.finish(error) }
-                return
+                return Array(repeating: error, count: batch.count)
             }
         }
     }

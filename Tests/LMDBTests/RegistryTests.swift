@@ -31,6 +31,33 @@ import Testing
         _ = first
     }
 
+    @Test func anEnvironmentReleasedAfterAWriteIsClosedBeforeItsWriterAnswers() throws {
+        // A write closure that holds the environment must be gone by the time
+        // the write returns: the caller's release is then the last one, and
+        // a reopen with other options finds the directory closed.
+        let dir = TemporaryDirectory()
+        let noSync = {
+            var options = Environment.Options()
+            options.durability = .noSync
+            return options
+        }()
+        let failures = Locked<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            let path = dir.appending("env\(worker)")
+            for round in 0..<50 {
+                do {
+                    let env = try Environment.open(at: path, databases: ["data"], options: round % 2 == 0 ? noSync : .init())
+                    let data = try env.database("data")
+                    try env.write { txn in _ = env; try txn.put([UInt8(round)], forKey: [0], in: data) }
+                } catch {
+                    failures.withLock { $0.append("worker \(worker), round \(round): \(error)") }
+                    return
+                }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
+    }
+
     @Test func openAndReleaseFromManyThreadsNeverSharesAClosingHandle() throws {
         let dir = TemporaryDirectory()
         DispatchQueue.concurrentPerform(iterations: 8) { worker in
