@@ -46,18 +46,28 @@ import Testing
         // The first day of the Gregorian calendar, and the last of four-digit years.
         (-12_219_292_800_000, "1582-10-15T00:00:00.000Z"),
         (253_402_300_799_999, "9999-12-31T23:59:59.999Z"),
+        // Before 1582 the calendar stays Gregorian, and years beyond four
+        // digits take a sign (expected values from GNU `date -u -d @S`).
+        (-62_135_596_800_000, "0001-01-01T00:00:00.000Z"),
+        (-62_167_219_200_000, "0000-01-01T00:00:00.000Z"),
+        (-62_167_219_200_001, "-000001-12-31T23:59:59.999Z"),
+        (253_402_300_800_000, "+010000-01-01T00:00:00.000Z"),
+        (9_223_372_036_854_775_807, "+292278994-08-17T07:12:55.807Z"),
+        (-9_223_372_036_854_775_808, "-292275055-05-16T16:47:04.192Z"),
     ] as [(Int64, String)])
     func iso8601IsExactAtTheEdgesOfFourDigitGregorianYears(milliseconds: Int64, text: String) {
         #expect(Timestamp(milliseconds: milliseconds).iso8601 == text)
         #expect(Timestamp(iso8601: text) == Timestamp(milliseconds: milliseconds))
     }
 
-    /// Years beyond what Int64 milliseconds hold (±292,278,994) are refused
-    /// as text, never trapped on or wrapped around.
+    /// Times beyond what Int64 milliseconds hold, one millisecond past either
+    /// end or far beyond, and impossible dates are refused as text, never
+    /// trapped on or wrapped around.
     @Test(arguments: [
-        "292278994-08-17T07:12:55.807Z", "+292278994-08-17T07:12:55.807Z", "292278995-01-01T00:00:00Z",
-        "-292275055-05-16T16:47:04.192Z", "1000000000-01-01T00:00:00Z", "99999999999999999999-01-01T00:00:00Z",
-        "-99999999999999999999-01-01T00:00:00Z",
+        "+292278994-08-17T07:12:55.808Z", "292278995-01-01T00:00:00Z", "-292275055-05-16T16:47:04.191Z",
+        "1000000000-01-01T00:00:00Z", "99999999999999999999-01-01T00:00:00Z",
+        "-99999999999999999999-01-01T00:00:00Z", "2026-02-29T00:00:00Z", "2026-13-01T00:00:00Z",
+        "2026-12-01T24:00:00Z", "2026-12-01T10:00:00", "2026-12-01T10:00:00+2:00", "2026-12-01 10:00:00Z",
     ])
     func yearsOutsideTheRangeAreRefused(text: String) {
         #expect(Timestamp(iso8601: text) == nil)

@@ -27,23 +27,17 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 
     public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool { lhs.milliseconds < rhs.milliseconds }
 
-    /// ISO 8601 in UTC with milliseconds, e.g. `2026-11-29T12:00:00.000Z`.
-    public var iso8601: String {
-        // The formatter truncates to the millisecond; half a millisecond
-        // more keeps 0.99899… s (how 999 ms arrives as a Double) at 999.
-        Date(timeIntervalSince1970: (Double(milliseconds) + 0.5) / 1000).formatted(Timestamp.withMilliseconds)
-    }
+    /// ISO 8601 in UTC with milliseconds, e.g. `2026-11-29T12:00:00.000Z`,
+    /// in the proleptic Gregorian calendar for every value (`ISO8601Text`).
+    public var iso8601: String { ISO8601Text.format(milliseconds) }
 
     public var description: String { iso8601 }
 
-    /// Parses ISO 8601 with or without fractional seconds.
+    /// Parses ISO 8601 with or without fractional seconds, with `Z` or an
+    /// offset such as `+02:00`; digits past the millisecond are dropped.
+    /// Nil for anything else, or for a time outside the range.
     public init?(iso8601 text: String) {
-        guard let date = (try? Date(text, strategy: Timestamp.withMilliseconds))
-            ?? (try? Date(text, strategy: Timestamp.wholeSeconds))
-        else { return nil }
-        self.init(date)
+        guard let milliseconds = ISO8601Text.parse(text) else { return nil }
+        self.init(milliseconds: milliseconds)
     }
-
-    private static let withMilliseconds = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-    private static let wholeSeconds = Date.ISO8601FormatStyle()
 }
