@@ -5,6 +5,8 @@ let package = Package(
     name: "ShareLog",
     products: [
         .library(name: "LMDB", targets: ["LMDB"]),
+        .library(name: "LMDBScrub", targets: ["LMDBScrub"]),
+        .library(name: "ShareClip", targets: ["ShareClip"]),
         .library(name: "ShareLog", targets: ["ShareLog"]),
         .executable(name: "sharelog", targets: ["sharelog"]),
     ],
@@ -23,10 +25,20 @@ let package = Package(
         ),
         // The safe Swift wrapper: environment, transactions, databases, cursors, errors.
         .target(name: "LMDB", dependencies: ["CLMDB"]),
-        // The engine: events, log, projections, expiry, App Clip links, vCard previews.
-        .target(name: "ShareLog", dependencies: ["LMDB", "CZlib"]),
+        // Secure delete for data.mdb: walks LMDB's on-disk pages and zeroes
+        // what no snapshot uses, and clears liblmdb's private page buffers.
+        // Apart from the wrapper, so its reach shows at the import level.
+        .target(name: "LMDBScrub", dependencies: ["LMDB", "CLMDB"]),
+        // What an App Clip's interface links: card links (parse and build),
+        // vCard validation, preview and photo decoding. Pure code, no LMDB.
+        .target(name: "ShareClip"),
+        // The engine: events, log, projections, expiry, compaction, verify.
+        .target(name: "ShareLog", dependencies: ["LMDB", "LMDBScrub", "CZlib", "ShareClip"]),
+        // Deterministic sample business cards for the demo, the benchmark
+        // and the tests. Not a product: no library's public API holds them.
+        .target(name: "SampleCards"),
         // The command-line tool: parses arguments, calls ShareLog, prints.
-        .executableTarget(name: "sharelog", dependencies: ["ShareLog"]),
+        .executableTarget(name: "sharelog", dependencies: ["ShareLog", "ShareClip", "SampleCards"]),
 
         // A separate process for the multi-process tests (stale readers, foreign
         // growth, concurrent readers, fork). Not a product: tests spawn it.
@@ -39,19 +51,20 @@ let package = Package(
         .target(name: "CHeap", path: "Tests/CHeap"),
         // Helpers shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "LMDBTests", dependencies: ["LMDB", "lmdb-probe", "TestSupport"]),
-        .testTarget(name: "ShareLogTests", dependencies: ["ShareLog", "TestSupport", "sharelog"]),
+        .testTarget(name: "LMDBTests", dependencies: ["LMDB", "LMDBScrub", "lmdb-probe", "TestSupport"]),
+        .testTarget(name: "ShareClipTests", dependencies: ["ShareClip", "SampleCards", "TestSupport"]),
+        .testTarget(name: "ShareLogTests", dependencies: ["ShareLog", "ShareClip", "SampleCards", "TestSupport", "sharelog"]),
 
         // Reliability harnesses (docs/RELIABILITY.md): fuzz targets and their
         // libFuzzer driver, the crash-injection harness, and their tests.
-        .target(name: "FuzzTargets", dependencies: ["ShareLog", "CZlib", "TestSupport"], path: "Tests/FuzzTargets"),
+        .target(name: "FuzzTargets", dependencies: ["ShareLog", "ShareClip", "SampleCards", "CZlib", "TestSupport"], path: "Tests/FuzzTargets"),
         .target(name: "CFuzzDriver", path: "Tests/CFuzzDriver"),
         .executableTarget(name: "sharelog-fuzz", dependencies: ["FuzzTargets", "CFuzzDriver"], path: "Tests/FuzzDriver"),
-        .target(name: "CrashHarness", dependencies: ["ShareLog", "TestSupport"], path: "Tests/CrashHarness"),
+        .target(name: "CrashHarness", dependencies: ["ShareLog", "SampleCards", "TestSupport"], path: "Tests/CrashHarness"),
         .executableTarget(name: "sharelog-crash", dependencies: ["CrashHarness"], path: "Tests/CrashRunner"),
         .testTarget(
             name: "ReliabilityTests",
-            dependencies: ["ShareLog", "LMDB", "TestSupport", "FuzzTargets", "CrashHarness", "sharelog", "sharelog-crash"]
+            dependencies: ["ShareLog", "ShareClip", "SampleCards", "LMDB", "TestSupport", "FuzzTargets", "CrashHarness", "sharelog", "sharelog-crash"]
         ),
         // Benchmarks (Benchmarks/, BENCHMARKS.md): ShareLog side by side with
         // raw LMDB in C and with SQLite. Not products: Scripts/bench builds them.
@@ -67,7 +80,7 @@ let package = Package(
         // The clip's cold start in C: a process that opens a store and fetches one share.
         .executableTarget(name: "sharelog-cold-c", dependencies: ["CBaseline"], path: "Benchmarks/sharelog-cold-c"),
         // The workloads, measurements, report and chart.
-        .target(name: "BenchmarkKit", dependencies: ["ShareLog", "LMDB", "CBaseline", "TestSupport"], path: "Benchmarks/BenchmarkKit"),
+        .target(name: "BenchmarkKit", dependencies: ["ShareLog", "ShareClip", "SampleCards", "LMDB", "CBaseline", "TestSupport"], path: "Benchmarks/BenchmarkKit"),
         // The benchmark command: parses arguments, runs BenchmarkKit, prints.
         .executableTarget(name: "sharelog-bench", dependencies: ["BenchmarkKit"], path: "Benchmarks/sharelog-bench"),
         // One smoke test that runs every workload at tiny sizes.

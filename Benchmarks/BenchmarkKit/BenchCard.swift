@@ -1,4 +1,5 @@
 import Foundation
+import SampleCards
 import ShareLog
 import TestSupport
 

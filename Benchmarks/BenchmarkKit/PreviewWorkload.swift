@@ -1,4 +1,6 @@
 import Foundation
+import SampleCards
+import ShareClip
 import ShareLog
 
 /// Workload 6: the App Clip's first screen. Parses a vCard of about 100 KB

@@ -15,7 +15,7 @@ import Foundation
 public final class Environment: Sendable {
     /// The directory, as given to `open`.
     public let path: String
-    let handle: EnvironmentHandle
+    package let handle: EnvironmentHandle
     private let writer: Writer
     private let databases: [String: Database]
 
@@ -150,7 +150,7 @@ public final class Environment: Sendable {
         }
     }
 
-    func submit(_ request: WriteRequest) throws {
+    package func submit(_ request: WriteRequest) throws {
         try precheckWrite()
         writer.submit(request)
     }

@@ -9,14 +9,14 @@ import Synchronization
 /// forked since the open: a child leaves the inherited handle alone (it
 /// would munmap and close descriptors the parent's state describes) and
 /// leaks it instead.
-final class EnvironmentHandle: @unchecked Sendable {
+package final class EnvironmentHandle: @unchecked Sendable {
     // @unchecked Sendable: `pointer` is an MDB_env, which LMDB allows to be
     // used from any thread with MDB_NOTLS; map resizing, the one operation
     // that is not thread-safe, runs only under `gate` held exclusive. Every
     // other stored property is an immutable value.
-    let pointer: OpaquePointer
+    package let pointer: OpaquePointer
     let gate = ResizeGate()
-    let path: String
+    package let path: String
     let options: Environment.Options
     let fileID: FileID
     /// Distinguishes this environment's `Database` handles from others'.
@@ -75,7 +75,7 @@ final class EnvironmentHandle: @unchecked Sendable {
 
     /// `mdb_reader_check`: frees the slots of processes that died inside a
     /// read transaction, and returns how many it freed.
-    func clearStaleReaders() throws(LMDBError) -> Int {
+    package func clearStaleReaders() throws(LMDBError) -> Int {
         var dead: Int32 = 0
         try check(mdb_reader_check(pointer, &dead), "mdb_reader_check")
         return Int(dead)

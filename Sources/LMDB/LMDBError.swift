@@ -127,6 +127,6 @@ public struct LMDBError: Error, Hashable, Sendable, CustomStringConvertible {
 ///
 /// - Parameter context: evaluated only on failure.
 @inline(__always)
-func check(_ code: Int32, _ context: @autoclosure () -> String) throws(LMDBError) {
+package func check(_ code: Int32, _ context: @autoclosure () -> String) throws(LMDBError) {
     if code != MDB_SUCCESS { throw LMDBError(code: code, context: context()) }
 }

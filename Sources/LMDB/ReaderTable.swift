@@ -16,10 +16,10 @@ import CLMDB
 /// `LMDBError.incompatible` before scrub writes anything. A slot shown `-`
 /// whose reader then starts a snapshot gets the newest committed one, which
 /// the scrub, holding the write lock, is not changing.
-struct ReaderTable {
+package struct ReaderTable {
     /// The smallest txnid any live reader's snapshot has, or nil when no
     /// reader holds a snapshot.
-    let oldestSnapshot: UInt64?
+    package let oldestSnapshot: UInt64?
 
     /// Parses the text `mdb_reader_list` printed.
     init(listing: String, context: String) throws(LMDBError) {
@@ -44,7 +44,7 @@ struct ReaderTable {
     }
 
     /// Lists the reader table of `environment` with `mdb_reader_list`.
-    static func read(_ environment: OpaquePointer, context: String) throws(LMDBError) -> ReaderTable {
+    package static func read(_ environment: OpaquePointer, context: String) throws(LMDBError) -> ReaderTable {
         var listing = ""
         let rc = withUnsafeMutablePointer(to: &listing) { listing in
             mdb_reader_list(environment, { line, listing in

@@ -21,7 +21,7 @@ public typealias WriteTransaction = Transaction<ReadWrite>
 /// and are valid only until the closure that received them returns; copy
 /// what you keep. Corresponds to an `MDB_txn`.
 public struct Transaction<Access: TransactionAccess>: ~Copyable {
-    let pointer: OpaquePointer
+    package let pointer: OpaquePointer
     let environmentID: Int
     let maxKeySize: Int
     /// Where write operations record `MDB_MAP_FULL` and `MDB_TXN_FULL`, so

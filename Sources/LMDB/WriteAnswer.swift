@@ -2,16 +2,18 @@ import Dispatch
 
 /// Carries a write's result from the writer thread to a caller that blocks
 /// for it.
-final class WriteAnswer<R: Sendable>: Sendable {
+package final class WriteAnswer<R: Sendable>: Sendable {
     private let result = Locked<Result<R, any Error>?>(nil)
     private let ready = DispatchSemaphore(value: 0)
 
-    func deliver(_ outcome: Result<R, any Error>) {
+    package init() {}
+
+    package func deliver(_ outcome: Result<R, any Error>) {
         result.withLock { $0 = outcome }
         ready.signal()
     }
 
-    func wait() throws -> R {
+    package func wait() throws -> R {
         ready.wait()
         guard let outcome = result.withLock({ $0.take() }) else { preconditionFailure("a write answered twice") }
         return try outcome.get()

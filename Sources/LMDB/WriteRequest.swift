@@ -3,7 +3,7 @@
 /// `body` may run more than once (after map growth) and its result is kept
 /// only from the run that commits. `finish` is called exactly once, after
 /// the commit, or with the error that stopped it.
-struct WriteRequest: Sendable {
+package struct WriteRequest: Sendable {
     let body: @Sendable (borrowing WriteTransaction) throws -> Void
     let finish: @Sendable ((any Error)?) -> Void
     /// True when `body` must run in a top-level transaction of its own, never
@@ -13,7 +13,7 @@ struct WriteRequest: Sendable {
     let runsAlone: Bool
 
     /// Wraps a typed closure; `deliver` gets its result after the commit.
-    init<R: Sendable>(
+    package init<R: Sendable>(
         _ body: @escaping @Sendable (borrowing WriteTransaction) throws -> R,
         runsAlone: Bool = false,
         deliver: @escaping @Sendable (Result<R, any Error>) -> Void

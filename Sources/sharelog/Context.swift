@@ -1,4 +1,5 @@
 import Foundation
+import ShareClip
 import ShareLog
 
 /// What every command shares: where the store is, what time it is, how to

@@ -1,3 +1,4 @@
+import SampleCards
 import ShareLog
 
 /// The vCard of a crash-test share, made again from its number by the

@@ -1,4 +1,6 @@
 import Foundation
+import SampleCards
+import ShareClip
 import ShareLog
 
 /// Valid inputs for each fuzz target, made from ShareLog's own writers so they

@@ -1,3 +1,4 @@
+import ShareClip
 /// A fuzzing entry point: arbitrary bytes in, the code under test's answer out.
 ///
 /// Each target feeds the bytes to public ShareLog entry points and checks the

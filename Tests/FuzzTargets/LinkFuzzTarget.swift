@@ -1,4 +1,5 @@
 import Foundation
+import ShareClip
 import ShareLog
 
 /// Fuzzes App Clip links. The bytes, read as UTF-8 (invalid sequences become

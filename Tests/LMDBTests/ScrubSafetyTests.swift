@@ -2,6 +2,7 @@ import CLMDB
 import Dispatch
 import Foundation
 import Glibc
+import LMDBScrub
 import TestSupport
 import Testing
 @testable import LMDB

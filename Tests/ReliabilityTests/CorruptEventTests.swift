@@ -1,5 +1,6 @@
 import Foundation
 import LMDB
+import SampleCards
 import Testing
 @testable import ShareLog
 

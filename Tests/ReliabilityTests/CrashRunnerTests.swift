@@ -1,5 +1,6 @@
 import CrashHarness
 import Foundation
+import SampleCards
 import Testing
 import TestSupport
 @testable import ShareLog

@@ -2,6 +2,7 @@ import CrashHarness
 import Dispatch
 import Foundation
 import LMDB
+import SampleCards
 import TestSupport
 import Testing
 @testable import ShareLog

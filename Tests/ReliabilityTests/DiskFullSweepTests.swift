@@ -1,6 +1,7 @@
 import CrashHarness
 import Foundation
 import LMDB
+import SampleCards
 import TestSupport
 import Testing
 @testable import ShareLog

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LMDB
+import SampleCards
 import TestSupport
 import Testing
 @testable import ShareLog

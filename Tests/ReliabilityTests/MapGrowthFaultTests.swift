@@ -1,3 +1,4 @@
+import SampleCards
 import Testing
 @testable import ShareLog
 

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LMDB
+import SampleCards
 import Testing
 @testable import ShareLog
 

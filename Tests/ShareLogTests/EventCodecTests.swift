@@ -1,4 +1,5 @@
 import Foundation
+import SampleCards
 import Testing
 @testable import ShareLog
 

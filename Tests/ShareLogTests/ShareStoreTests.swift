@@ -1,5 +1,6 @@
 import Foundation
 import LMDB
+import ShareClip
 import Testing
 import TestSupport
 @testable import ShareLog

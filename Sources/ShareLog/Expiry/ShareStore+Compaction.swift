@@ -1,4 +1,5 @@
 import LMDB
+import LMDBScrub
 
 extension ShareStore {
     /// Removes the vCards of expired shares from the log, then from the

@@ -1,4 +1,5 @@
 import LMDB
+import ShareClip
 
 extension ShareStore {
     /// The shortest and longest time to live a share may have.

@@ -1,5 +1,6 @@
 import Foundation
 import LMDB
+import ShareClip
 
 /// A ShareLog replica: one LMDB environment holding the event log and its
 /// projections.

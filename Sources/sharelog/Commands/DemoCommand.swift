@@ -1,4 +1,6 @@
 import Foundation
+import SampleCards
+import ShareClip
 import ShareLog
 
 /// The main job of `Scripts/demo`, in one process: a store gets generated

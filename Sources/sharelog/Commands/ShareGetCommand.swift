@@ -1,4 +1,5 @@
 import Foundation
+import ShareClip
 import ShareLog
 
 struct ShareGetCommand: Command {

@@ -1,5 +1,6 @@
 import Foundation
 import LMDB
+import SampleCards
 import Synchronization
 import TestSupport
 @testable import ShareLog

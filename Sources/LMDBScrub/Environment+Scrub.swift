@@ -1,5 +1,6 @@
 import CLMDB
 import Glibc
+import LMDB
 
 extension Environment {
     /// Overwrites with zeros every byte of `data.mdb` that holds no data of

@@ -1,3 +1,4 @@
+import LMDB
 /// What one `Environment.scrub()` found and overwrote with zeros.
 ///
 /// The counts of zeroed pages and bytes are of what was written: unused

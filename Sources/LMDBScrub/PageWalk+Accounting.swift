@@ -1,4 +1,5 @@
 import CLMDB
+import LMDB
 
 /// The pages outside the trees: accounting for every page once, and the
 /// free pages and pages past the end that scrub zeroes.

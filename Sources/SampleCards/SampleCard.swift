@@ -42,7 +42,7 @@ public enum SampleCard {
     }
 
     /// SplitMix64 output, so cards are reproducible without a random source.
-    static func pseudoRandomBytes(count: Int, seed: UInt64) -> [UInt8] {
+    public static func pseudoRandomBytes(count: Int, seed: UInt64) -> [UInt8] {
         var state = seed
         var bytes: [UInt8] = []
         bytes.reserveCapacity(count + 8)

@@ -1,4 +1,5 @@
 import CLMDB
+import LMDB
 
 /// The newest of `data.mdb`'s two meta pages: the root of the last committed
 /// snapshot.

@@ -1,5 +1,6 @@
 import CLMDB
 import Glibc
+import LMDB
 
 /// `data.mdb` opened a second time, read-write, for `Environment.scrub`: it
 /// reads pages with `pread` and overwrites unused bytes with `pwrite`.

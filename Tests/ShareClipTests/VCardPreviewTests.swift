@@ -1,5 +1,5 @@
 import Foundation
-import ShareLog
+import ShareClip
 import TestSupport
 import Testing
 

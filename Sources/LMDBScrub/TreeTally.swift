@@ -1,3 +1,4 @@
+import LMDB
 /// What a walk of one tree counted, to hold against its `MDB_db`.
 struct TreeTally {
     var branchPages = 0

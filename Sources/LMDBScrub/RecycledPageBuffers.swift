@@ -1,5 +1,6 @@
 import CLMDB
 import Glibc
+import LMDB
 
 /// liblmdb's in-memory list of page buffers kept for reuse (`me_dpages` in
 /// `struct MDB_env`), which `Environment.scrub` overwrites with zeros.

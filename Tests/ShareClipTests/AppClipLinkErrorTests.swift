@@ -1,4 +1,4 @@
-import ShareLog
+import ShareClip
 import Testing
 
 @Suite struct AppClipLinkErrorTests {

@@ -1,3 +1,4 @@
+import LMDB
 /// The byte ranges of `data.mdb` that scrub overwrites with zeros, and the
 /// report that describes them; built by `PageWalk`, which only reads.
 struct ScrubPlan {

@@ -1,5 +1,6 @@
 import Foundation
-@testable import ShareLog
+import SampleCards
+@testable import ShareClip
 
 /// Hand-made vCards and the helpers that build them.
 enum VCardFixtures {

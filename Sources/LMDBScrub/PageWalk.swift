@@ -1,4 +1,5 @@
 import CLMDB
+import LMDB
 
 /// One read-only pass over the committed snapshot in `data.mdb` that finds
 /// every byte `Environment.scrub` may overwrite, and checks the file against

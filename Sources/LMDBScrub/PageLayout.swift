@@ -1,3 +1,4 @@
+import LMDB
 /// LMDB 0.9's on-disk page format, as `mdb.c` of liblmdb 0.9.24 defines it,
 /// reduced to what `Environment.scrub` reads.
 ///
