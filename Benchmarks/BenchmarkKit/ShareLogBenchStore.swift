@@ -15,16 +15,12 @@ final class ShareLogBenchStore: BenchStore {
     private var environment: Environment?
     private let clock = BenchClock()
 
-    /// The store's databases, as Schema.swift declares them; opening the
-    /// environment with another list would be refused as configured differently.
-    private static let databases = ["meta", "log", "eventIndex", "shares", "expiry", "recordCreates", "pendingRedactions"]
-
     init(path: String, durable: Bool) throws {
         var options = ShareStore.Options()
         options.clock = clock
         options.environment.durability = durable ? .full : .noSync
         store = try ShareStore.create(at: path, options: options).store
-        environment = try Environment.open(at: path, databases: Self.databases, options: options.environment)
+        environment = try Environment.open(at: path, databases: ShareStore.databaseNames, options: options.environment)
     }
 
     private var opened: ShareStore {

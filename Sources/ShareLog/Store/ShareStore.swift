@@ -24,6 +24,12 @@ public final class ShareStore: Sendable {
     let clock: any WallClock
     public let options: Options
 
+    /// The named LMDB databases of a store, as `Schema` declares them, for a
+    /// tool that opens the store's environment beside it (the benchmark
+    /// reads its commit count): LMDB refuses a second open of a directory
+    /// with another list. docs/FORMAT.md describes each database.
+    public static var databaseNames: [String] { Schema.names }
+
     var log: EventLog { EventLog(schema: schema) }
     var projection: ShareProjection { ShareProjection(schema: schema) }
 
