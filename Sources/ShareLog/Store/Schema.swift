@@ -79,6 +79,17 @@ enum Key {
         withUnsafeBytes(of: value.bigEndian) { Array($0) }
     }
 
+    /// Lowercase hexadecimal, two digits a byte: how reports and errors show a key.
+    static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
     /// Reads a big-endian integer that fills `bytes`, or nil for another size.
     static func integer<T: FixedWidthInteger>(_ bytes: UnsafeRawBufferPointer, as: T.Type = T.self) -> T? {
         guard bytes.count == MemoryLayout<T>.size else { return nil }
