@@ -73,6 +73,17 @@ enum Key {
         .upTo(bigEndian(UInt64(clamping: time.milliseconds) &+ 1))
     }
 
+    /// Reads an `expiry` key: expiresAt (8) and a record name (16).
+    ///
+    /// - Returns: nil for a damaged key: another length, or a time past
+    ///   `Int64.max` milliseconds, which `expiry(_:_:)` never writes.
+    static func expiryEntry(_ key: UnsafeRawBufferPointer) -> (expiresAt: Timestamp, name: RecordName)? {
+        guard key.count == 24,
+              let milliseconds = integer(UnsafeRawBufferPointer(rebasing: key[..<8]), as: UInt64.self).flatMap(Int64.init(exactly:))
+        else { return nil }
+        return (Timestamp(milliseconds: milliseconds), RecordName(bytes: key[8...]))
+    }
+
     static func recordCreate(_ name: RecordName, _ sequence: UInt64) -> [UInt8] { name.bytes + bigEndian(sequence) }
 
     static func bigEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
