@@ -35,6 +35,13 @@ extension VerifyTests {
             try put(value, forKey: key, in: \.shares, of: test)
             return [mismatch("shares", key, "value differs from the log's")]
         },
+        Damage(label: "shares card changed") { test in
+            // The largest state is a live share's: it holds the card.
+            let shares = try test.contents(of: \.shares)
+            guard let (key, value) = shares.max(by: { $0.value.count < $1.value.count }) else { return [] }
+            try put(value.dropLast() + [value[value.count - 1] ^ 0x20], forKey: key, in: \.shares, of: test)
+            return [mismatch("shares", key, "value differs from the log's")]
+        },
         Damage(label: "shares entry deleted") { test in
             let key = try first(\.shares, of: test)
             try delete(key, in: \.shares, of: test)

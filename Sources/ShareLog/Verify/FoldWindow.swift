@@ -66,5 +66,8 @@ struct FoldWindow<Key: FoldKey, Value> {
         let sorted = sortedKeys
         for key in sorted[capacity...] { values[key] = nil }
         upperBound = sorted[capacity]
+        // The next window starts here, so it must lie past this one's start
+        // or verify would read the log for ever.
+        precondition(lowerBound.map { Key.precedes($0, sorted[capacity]) } ?? true, "a fold window ends past its start")
     }
 }
