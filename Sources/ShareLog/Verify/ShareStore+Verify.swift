@@ -35,7 +35,8 @@ extension ShareStore {
     ///
     /// - Parameters:
     ///   - windowSize: record names folded at a time (at least 1).
-    ///   - chunkSize: log entries read between two calls of `progress`.
+    ///   - chunkSize: log entries read between two calls of `progress` (at
+    ///     least 1).
     ///   - progress: called with the log entries read so far, counting
     ///     each pass, and at the end of each pass.
     public func verify(

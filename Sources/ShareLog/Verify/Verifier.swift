@@ -18,8 +18,8 @@ import LMDB
 struct Verifier {
     /// Event ids a window holds for each record name: a store logs about
     /// two events a share (its creation and its expiry), so both kinds of
-    /// window need about as many passes, and an id takes a quarter of the
-    /// memory of a share's fold.
+    /// window need about as many passes; an id and its sequence take a
+    /// small part of the memory of a share's fold.
     static let eventsPerShare = 2
 
     let schema: Schema
