@@ -18,6 +18,8 @@ extension ShareStore {
     /// its contract and docs/ENGINE.md#privacy): O(pages in the file), and
     /// every writer waits for it.
     ///
+    /// - Throws: `ShareLogError.corruptKey` for a damaged `pendingRedactions`
+    ///   key, with that batch unwritten and no scrub.
     /// - Parameter progress: called after each committed batch.
     @discardableResult
     public func compact(batchSize: Int = 1000, progress: ((CompactionReport) -> Void)? = nil) throws -> CompactionReport {
@@ -27,7 +29,11 @@ extension ShareStore {
             let redacted = try environment.write { txn -> Int in
                 var sequences: [UInt64] = []
                 try txn.scan(self.schema.pendingRedactions) { entry in
-                    sequences.append(Key.integer(entry.key, as: UInt64.self)!)
+                    guard let sequence = Key.integer(entry.key, as: UInt64.self) else {
+                        throw ShareLogError.corruptKey(
+                            database: "pendingRedactions", key: Array(entry.key), reason: "not an 8-byte local sequence")
+                    }
+                    sequences.append(sequence)
                     return sequences.count < batchSize ? .proceed : .stop
                 }
                 for sequence in sequences {

@@ -10,6 +10,8 @@ extension ShareStore {
     /// expiry index from its start and stops at the first share not yet
     /// due, so the cost is O(due), whatever the number of live shares.
     ///
+    /// - Throws: `ShareLogError.corruptKey` for a damaged `expiry` entry, with
+    ///   that batch unwritten (earlier batches stay committed).
     /// - Parameter progress: called after each committed batch.
     @discardableResult
     public func sweep(
@@ -17,23 +19,34 @@ extension ShareStore {
     ) throws -> SweepReport {
         precondition(batchSize > 0, "a sweep batch holds at least one share")
         let now = time ?? clock.now()
-        let due = Key.due(at: now)
+        let dueKeys = Key.due(at: now)
         var report = SweepReport()
         while true {
             let batch = try environment.write { txn -> (expired: Int, visited: Int) in
-                var names: [(Timestamp, RecordName)] = []
-                let visited = try txn.scan(self.schema.expiry, in: due) { entry in
-                    let expiresAt = Key.integer(UnsafeRawBufferPointer(rebasing: entry.key[..<8]), as: UInt64.self)!
-                    names.append((Timestamp(milliseconds: Int64(expiresAt)), RecordName(bytes: entry.key[8...])))
-                    return names.count < batchSize ? .proceed : .stop
+                var due: [(key: [UInt8], expiresAt: Timestamp, name: RecordName)] = []
+                let visited = try txn.scan(self.schema.expiry, in: dueKeys) { entry in
+                    guard let (expiresAt, name) = Key.expiryEntry(entry.key) else {
+                        throw ShareLogError.corruptKey(
+                            database: "expiry", key: Array(entry.key),
+                            reason: "not an expiry time (8 bytes, at most Int64.max) and a record name (16 bytes)")
+                    }
+                    due.append((Array(entry.key), expiresAt, name))
+                    return due.count < batchSize ? .proceed : .stop
                 }
-                for (expiresAt, name) in names {
+                for (key, expiresAt, name) in due {
                     // The key holds a time before 1970 as 0; the share holds the real one.
                     let at = try self.projection.state(of: name, includingVCard: false, in: txn)?.creation?.expiresAt ?? expiresAt
                     let expired = ShareExpired(recordName: name, at: at, reason: .ttl)
                     _ = try self.appendLocal(.shareExpired(expired), in: txn)
+                    // Expiring a live share removes its entry. One that stays
+                    // names no live share at that time, and would come back
+                    // in every sweep.
+                    if try txn.contains(key, in: self.schema.expiry) {
+                        throw ShareLogError.corruptKey(
+                            database: "expiry", key: key, reason: "no live share \(name) expires at \(expiresAt.iso8601)")
+                    }
                 }
-                return (names.count, visited)
+                return (due.count, visited)
             }
             report.expired += batch.expired
             report.keysVisited += batch.visited

@@ -10,11 +10,24 @@ struct EventLog {
     let schema: Schema
 
     /// The local sequence of the last entry, 0 for an empty log. O(log n).
+    ///
+    /// - Throws: `ShareLogError.corruptKey` when the last key is not an
+    ///   8-byte sequence.
     func lastSequence(in txn: borrowing Transaction<some TransactionAccess>) throws -> UInt64 {
         try txn.withCursor(on: schema.log) { cursor in
             guard let last = try cursor.last() else { return 0 }
-            return Key.integer(last.key, as: UInt64.self) ?? 0
+            return try Self.sequence(ofKey: last.key)
         }
+    }
+
+    /// The local sequence a log key holds.
+    ///
+    /// - Throws: `ShareLogError.corruptKey` for a key of another length.
+    static func sequence(ofKey key: UnsafeRawBufferPointer) throws(ShareLogError) -> UInt64 {
+        guard let sequence = Key.integer(key, as: UInt64.self) else {
+            throw ShareLogError.corruptKey(database: "log", key: Array(key), reason: "not an 8-byte local sequence")
+        }
+        return sequence
     }
 
     /// The local sequence holding event `id`, if logged.
@@ -25,9 +38,15 @@ struct EventLog {
     /// Appends `encoded` (the encoding of `event`) unless its id is logged.
     ///
     /// - Returns: the new local sequence, or nil for a duplicate.
+    /// - Throws: `ShareLogError.corruptKey` when the last log key is damaged.
     func append(_ event: Event, encoded: [UInt8], in txn: borrowing WriteTransaction) throws -> UInt64? {
         if try txn.contains(Key.event(event.id), in: schema.eventIndex) { return nil }
-        let sequence = try lastSequence(in: txn) + 1
+        let last = try lastSequence(in: txn)
+        guard last < .max else {
+            throw ShareLogError.corruptKey(
+                database: "log", key: Key.sequence(last), reason: "the largest local sequence; no entry can follow it")
+        }
+        let sequence = last + 1
         try txn.put(encoded, forKey: Key.sequence(sequence), in: schema.log, flags: .append)
         return sequence
     }
@@ -51,8 +70,8 @@ struct EventLog {
         var bytes = 0
         var failure: ShareLogError?
         try txn.scan(schema.log, in: .from(Key.sequence(sequence &+ 1))) { entry in
-            let local = Key.integer(entry.key, as: UInt64.self) ?? 0
             guard entries.count < limit, entries.isEmpty || bytes + entry.value.count <= maxBytes else { return .stop }
+            let local = try Self.sequence(ofKey: entry.key)
             do throws(EventDecodingError) {
                 entries.append(LoggedEvent(sequence: local, event: try EventCodec.decode(entry.value), size: entry.value.count))
             } catch {

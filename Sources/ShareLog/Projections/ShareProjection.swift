@@ -82,13 +82,18 @@ struct ShareProjection {
     }
 
     /// Queues every logged creation of `name` that still holds its card.
+    ///
+    /// - Throws: `ShareLogError.corruptKey` for a damaged key among them.
     private func queueRedactions(of name: RecordName, in txn: borrowing WriteTransaction) throws {
         var sequences: [UInt64] = []
         let range = KeyRange.from(Key.recordCreate(name, 0), through: Key.recordCreate(name, .max))
         try txn.scan(schema.recordCreates, in: range) { entry in
-            if entry.value.first == 1, let sequence = Key.integer(UnsafeRawBufferPointer(rebasing: entry.key[16...]), as: UInt64.self) {
-                sequences.append(sequence)
+            // Skipping a damaged key would leave its card in the log for good.
+            guard let sequence = Key.integer(UnsafeRawBufferPointer(rebasing: entry.key[16...]), as: UInt64.self) else {
+                throw ShareLogError.corruptKey(
+                    database: "recordCreates", key: Array(entry.key), reason: "not a record name (16 bytes) and a local sequence (8 bytes)")
             }
+            if entry.value.first == 1 { sequences.append(sequence) }
             return .proceed
         }
         for sequence in sequences {

@@ -25,6 +25,10 @@ public enum ShareLogError: Error, Equatable, Sendable, CustomStringConvertible {
     case corruptShare(RecordName)
     /// A meta entry does not decode.
     case corruptMeta(String)
+    /// A key in `database` breaks the store format: the wrong length, a
+    /// value no store writes, or an index entry its projection contradicts.
+    /// `key` holds its raw bytes.
+    case corruptKey(database: String, key: [UInt8], reason: String)
     /// The storage engine failed.
     case storage(LMDBError)
 
@@ -52,6 +56,9 @@ public enum ShareLogError: Error, Equatable, Sendable, CustomStringConvertible {
             "the stored state of share \(name) is corrupt; run 'sharelog verify'"
         case .corruptMeta(let key):
             "the store's '\(key)' entry is corrupt; restore from a replica"
+        case .corruptKey(let database, let key, let reason):
+            "the store's '\(database)' database holds a damaged key \(Key.hex(key)) "
+                + "(\(reason)); nothing was written. Run 'sharelog verify' to see all the damage, then restore the store from a replica"
         case .storage(let error):
             "storage error: \(error)"
         }

@@ -15,14 +15,24 @@ extension ShareStore {
                 replicaID: replicaID, epoch: epoch,
                 events: try txn.count(in: schema.log),
                 lastSequence: try log.lastSequence(in: txn),
-                live: Int(try ShareProjection.counter(MetaKey.liveCount, schema: schema, in: txn)),
-                expired: Int(try ShareProjection.counter(MetaKey.expiredCount, schema: schema, in: txn)),
+                live: try Self.count(MetaKey.liveCount, schema: schema, in: txn),
+                expired: try Self.count(MetaKey.expiredCount, schema: schema, in: txn),
                 due: try txn.scan(schema.expiry, in: Key.due(at: now)) { _ in .proceed },
                 pendingRedactions: try txn.count(in: schema.pendingRedactions),
                 fileBytes: fileBytes,
                 usedBytes: (info.lastPage + 1) * pageSize,
                 mapBytes: info.mapSize)
         }
+    }
+
+    /// A meta counter as an `Int`.
+    ///
+    /// - Throws: `ShareLogError.corruptMeta` for a count no store reaches.
+    private static func count(_ key: [UInt8], schema: Schema, in txn: borrowing ReadTransaction) throws -> Int {
+        guard let count = Int(exactly: try ShareProjection.counter(key, schema: schema, in: txn)) else {
+            throw ShareLogError.corruptMeta(String(decoding: key, as: UTF8.self))
+        }
+        return count
     }
 }
 

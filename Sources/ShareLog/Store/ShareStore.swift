@@ -99,7 +99,9 @@ public final class ShareStore: Sendable {
 
     /// Logs an event made by this replica and projects it, in `txn`.
     func appendLocal(_ kind: Event.Kind, in txn: borrowing WriteTransaction) throws -> Event {
-        let sequence = try ShareProjection.counter(MetaKey.originSequence, schema: schema, in: txn) + 1
+        let last = try ShareProjection.counter(MetaKey.originSequence, schema: schema, in: txn)
+        guard last < .max else { throw ShareLogError.corruptMeta("origin-sequence") }
+        let sequence = last + 1
         try txn.put(Key.bigEndian(sequence), forKey: MetaKey.originSequence, in: schema.meta)
         let event = Event(id: EventID(origin: replicaID, sequence: sequence), kind: kind)
         guard let local = try log.append(event, encoded: EventCodec.encode(event), in: txn) else {

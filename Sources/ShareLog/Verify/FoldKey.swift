@@ -1,0 +1,39 @@
+/// A key `verify` folds the log by: a record name or an event id, ordered
+/// as LMDB orders the key bytes a derived database stores it under.
+protocol FoldKey: Hashable {
+    /// The key as its derived database stores it.
+    var keyBytes: [UInt8] { get }
+
+    /// True when `lhs`'s key bytes sort before `rhs`'s in LMDB's order
+    /// (memcmp), computed without building them.
+    static func precedes(_ lhs: Self, _ rhs: Self) -> Bool
+}
+
+extension Identifier {
+    /// The 16 bytes as two big-endian integers, which compare as the bytes do.
+    var orderedHalves: (UInt64, UInt64) {
+        withUnsafeBytes(of: uuid.uuid) { bytes in
+            (UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self)),
+             UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+        }
+    }
+}
+
+extension RecordName: FoldKey {
+    /// The `shares` key, and the start of the `recordCreates` keys.
+    var keyBytes: [UInt8] { bytes }
+
+    static func precedes(_ lhs: RecordName, _ rhs: RecordName) -> Bool {
+        lhs.orderedHalves < rhs.orderedHalves
+    }
+}
+
+extension EventID: FoldKey {
+    /// The `eventIndex` key: the origin, then the sequence big-endian.
+    var keyBytes: [UInt8] { Key.event(self) }
+
+    static func precedes(_ lhs: EventID, _ rhs: EventID) -> Bool {
+        let (left, right) = (lhs.origin.orderedHalves, rhs.origin.orderedHalves)
+        return left == right ? lhs.sequence < rhs.sequence : left < right
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import LMDB
+import Testing
+import TestSupport
+@testable import ShareLog
+
+/// A store whose keys were damaged behind ShareLog's back (written with the
+/// LMDB wrapper directly) gets a typed error that says what is damaged and
+/// what to do, from every operation that reads the key, and an entry in
+/// `verify`'s report; never a trap, and never a silent skip.
+@Suite struct DamagedKeyTests {
+    /// Lowercase hex, two digits a byte, written apart from `Key.hex`.
+    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+
+    static func notImplied(_ database: String, _ key: [UInt8]) -> Mismatch {
+        Mismatch(database: database, key: hex(key), problem: "stored but not implied by the log")
+    }
+
+    /// The record name 6f1c2a9e-58b4-4d9a-9f0e-2b7c1d3e4f50, byte by byte.
+    static let nameBytes: [UInt8] = [0x6F, 0x1C, 0x2A, 0x9E, 0x58, 0xB4, 0x4D, 0x9A, 0x9F, 0x0E, 0x2B, 0x7C, 0x1D, 0x3E, 0x4F, 0x50]
+    /// Big-endian 1: one millisecond after 1970 began, due at any later time.
+    static let longAgo: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 1]
+
+    static func put(_ value: [UInt8], forKey key: [UInt8], in database: KeyPath<Schema, Database>, of test: TestStore) throws {
+        let db = test.store.schema[keyPath: database]
+        try test.store.environment.write { txn in try txn.put(value, forKey: key, in: db) }
+    }
+
+    @Test func aSweepRefusesAnExpiryKeyOfTheWrongLength() throws {
+        let test = try TestStore()
+        _ = try test.store.create(vCard: smallCard(), ttl: .seconds(60))
+        let key = Self.longAgo + Self.nameBytes.dropLast()
+        try Self.put([], forKey: key, in: \.expiry, of: test)
+        test.clock.advance(by: .seconds(60))
+        #expect(throws: ShareLogError.corruptKey(
+            database: "expiry", key: key,
+            reason: "not an expiry time (8 bytes, at most Int64.max) and a record name (16 bytes)")
+        ) { try test.store.sweep() }
+        #expect(try test.store.stats().events == 1)
+        #expect(try test.store.verify().mismatches == [Self.notImplied("expiry", key)])
+    }
+
+    @Test func aSweepRefusesAnExpiryKeyOfNoLiveShareInsteadOfExpiringItInEverySweep() throws {
+        let test = try TestStore()
+        let key = Self.longAgo + Self.nameBytes
+        try Self.put([], forKey: key, in: \.expiry, of: test)
+        #expect(throws: ShareLogError.corruptKey(
+            database: "expiry", key: key,
+            reason: "no live share 6f1c2a9e-58b4-4d9a-9f0e-2b7c1d3e4f50 expires at 1970-01-01T00:00:00.001Z")
+        ) { try test.store.sweep() }
+        #expect(try test.store.stats().events == 0)
+        #expect(try test.store.verify().mismatches == [Self.notImplied("expiry", key)])
+    }
+
+    @Test func expiringAShareWhoseRecordCreatesKeyIsDamagedRefusesInsteadOfKeepingTheCard() throws {
+        let test = try TestStore()
+        let share = try test.store.create(vCard: smallCard(), ttl: .seconds(60))
+        let key = share.recordName.bytes + [UInt8](repeating: 1, count: 9)
+        try Self.put([1], forKey: key, in: \.recordCreates, of: test)
+        let error = ShareLogError.corruptKey(
+            database: "recordCreates", key: key, reason: "not a record name (16 bytes) and a local sequence (8 bytes)")
+        #expect(throws: error) { try test.store.revoke(share.recordName) }
+        test.clock.advance(by: .seconds(60))
+        #expect(throws: error) { try test.store.sweep() }
+        #expect(try test.store.stats().events == 1)
+        #expect(try test.store.verify().mismatches == [Self.notImplied("recordCreates", key)])
+    }
+
+    @Test func aCompactionRefusesAPendingRedactionsKeyOfTheWrongLength() throws {
+        let test = try TestStore()
+        let card = smallCard()
+        let share = try test.store.create(vCard: card, ttl: .seconds(60))
+        try test.store.revoke(share.recordName)
+        let key: [UInt8] = [0, 0, 0, 0, 0, 0, 9]
+        try Self.put([], forKey: key, in: \.pendingRedactions, of: test)
+        #expect(throws: ShareLogError.corruptKey(database: "pendingRedactions", key: key, reason: "not an 8-byte local sequence")) {
+            try test.store.compact()
+        }
+        // The batch was not written: the creation still holds its card.
+        guard case .shareCreated(let created) = try test.store.events(after: 0).first?.event.kind else {
+            Issue.record("the log lost its first entry")
+            return
+        }
+        #expect(created.vCard == card)
+        #expect(try test.store.verify().mismatches == [Self.notImplied("pendingRedactions", key)])
+    }
+
+    @Test func aLogKeyOfTheLargestSequenceStopsWritesAndVerifyReportsTheGap() throws {
+        let test = try TestStore()
+        _ = try test.store.create(vCard: smallCard(), ttl: .seconds(60))
+        let replica = ForeignReplica()
+        let stray = replica.event(.unknown(code: 42, flags: 0, payload: [7]))
+        let key = [UInt8](repeating: 0xFF, count: 8)
+        try Self.put(EventCodec.encode(stray), forKey: key, in: \.log, of: test)
+        let error = ShareLogError.corruptKey(database: "log", key: key, reason: "the largest local sequence; no entry can follow it")
+        #expect(throws: error) { try test.store.create(vCard: smallCard(1)) }
+        #expect(throws: error) { try test.store.apply([replica.event(.unknown(code: 42, flags: 0, payload: [8]))]) }
+        test.clock.advance(by: .seconds(60))
+        #expect(throws: error) { try test.store.sweep() }
+        let report = try test.store.verify()
+        #expect(report.events == 2)
+        #expect(report.sequenceGaps == [2])
+        #expect(report.corruptEvents == [])
+        #expect(report.mismatches == [Mismatch(
+            database: "eventIndex", key: Self.hex(replica.id.bytes + [0, 0, 0, 0, 0, 0, 0, 1]), problem: "implied by the log but missing")])
+    }
+
+    @Test func aLogKeyOfTheWrongLengthRaisesATypedErrorAndVerifyReportsIt() throws {
+        let test = try TestStore()
+        _ = try test.store.create(vCard: smallCard(), ttl: .seconds(60))
+        let key = [UInt8](repeating: 0xFF, count: 9)
+        try Self.put(EventCodec.encode(ForeignReplica().event(.unknown(code: 42, flags: 0, payload: []))), forKey: key, in: \.log, of: test)
+        let error = ShareLogError.corruptKey(database: "log", key: key, reason: "not an 8-byte local sequence")
+        #expect(throws: error) { try test.store.create(vCard: smallCard(1)) }
+        #expect(throws: error) { try test.store.events(after: 0) }
+        let report = try test.store.verify()
+        #expect(report.events == 1)
+        #expect(report.sequenceGaps == [])
+        #expect(report.mismatches == [Mismatch(database: "log", key: String(repeating: "ff", count: 9), problem: "not an 8-byte local sequence")])
+    }
+
+    @Test func aLogKeyOfSequenceZeroIsReportedByVerify() throws {
+        let test = try TestStore()
+        let stray = ForeignReplica().event(.unknown(code: 42, flags: 0, payload: []))
+        try Self.put(EventCodec.encode(stray), forKey: [0, 0, 0, 0, 0, 0, 0, 0], in: \.log, of: test)
+        let report = try test.store.verify()
+        #expect(report.sequenceGaps == [])
+        #expect(report.mismatches == [
+            Mismatch(database: "log", key: "0000000000000000", problem: "local sequences start at 1"),
+            Mismatch(database: "eventIndex", key: Self.hex(stray.id.origin.bytes + [0, 0, 0, 0, 0, 0, 0, 1]), problem: "implied by the log but missing"),
+        ])
+    }
+
+    @Test func countersNoStoreReachesRaiseTypedErrors() throws {
+        let test = try TestStore()
+        let largest = [UInt8](repeating: 0xFF, count: 8)
+        try Self.put(largest, forKey: Array("origin-sequence".utf8), in: \.meta, of: test)
+        #expect(throws: ShareLogError.corruptMeta("origin-sequence")) { try test.store.create(vCard: smallCard()) }
+        try Self.put(largest, forKey: Array("live-count".utf8), in: \.meta, of: test)
+        #expect(throws: ShareLogError.corruptMeta("live-count")) { try test.store.stats() }
+        try Self.put([1, 2, 3], forKey: Array("expired-count".utf8), in: \.meta, of: test)
+        #expect(try test.store.verify().mismatches == [
+            Mismatch(database: "meta", key: "live-count", problem: "stored 18446744073709551615, log implies 0"),
+            Mismatch(database: "meta", key: "expired-count", problem: "not an 8-byte count"),
+        ])
+    }
+
+    @Test func theErrorSaysWhatIsDamagedAndWhatToDo() {
+        let error = ShareLogError.corruptKey(database: "expiry", key: [0x00, 0xAB], reason: "too short")
+        #expect(error.description == "the store's 'expiry' database holds a damaged key 00ab (too short); nothing was written. "
+            + "Run 'sharelog verify' to see all the damage, then restore the store from a replica")
+    }
+
+    @Test func theCLIExitsWithFailureAndPrintsTheError() throws {
+        let dir = TemporaryDirectory()
+        let cli = CLI(store: dir.appending("store"))
+        _ = try cli.run("init")
+        let store = try ShareStore.open(at: cli.store)
+        let key: [UInt8] = [0, 0, 0, 0, 0, 0, 9]
+        let pending = store.schema.pendingRedactions
+        try store.environment.write { txn in try txn.put([UInt8](), forKey: key, in: pending) }
+        let compacted = try cli.run("compact")
+        #expect(compacted.status == 1)
+        #expect(compacted.error == "sharelog: the store's 'pendingRedactions' database holds a damaged key 00000000000009 "
+            + "(not an 8-byte local sequence); nothing was written. "
+            + "Run 'sharelog verify' to see all the damage, then restore the store from a replica\n")
+        let verified = try cli.run("verify")
+        #expect(verified.status == 1)
+        #expect(verified.output.contains("pendingRedactions[00000000000009]: stored but not implied by the log\n"))
+    }
+}
