@@ -67,8 +67,8 @@ public final class BenchContext: Sendable {
         (workDirectory as NSString).appendingPathComponent("\(label)-\(system.rawValue)")
     }
 
-    /// A path in the temporary directory for a replay's scratch store, where
-    /// ShareLog's `verify` makes its own.
+    /// A path in the temporary directory for a baseline replay's scratch
+    /// store.
     func scratchPath() -> String {
         (NSTemporaryDirectory() as NSString).appendingPathComponent("sharelog-bench-scratch-\(UUID().uuidString)")
     }

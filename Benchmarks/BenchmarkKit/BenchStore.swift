@@ -26,9 +26,10 @@ protocol BenchStore: AnyObject {
     /// - Returns: how many expired.
     func sweep(at now: Int64, batch: Int) throws -> Timed<Int>
 
-    /// Rebuilds the projections from the log in a scratch store under
-    /// `scratch` and compares them with the stored ones (ShareLog's verify),
-    /// calling `progress` with the events folded after each chunk.
+    /// Rebuilds the projections from the log and compares them with the
+    /// stored ones, calling `progress` with the entries read after each
+    /// chunk: ShareLog's `verify` folds in memory and ignores `scratch`; the
+    /// baselines fold into a scratch store there.
     func replay(chunk: Int, scratch: String, progress: @escaping (Int) -> Void) throws -> Timed<ReplayOutcome>
 
     /// Durable commits since the store was made, where the system can tell

@@ -2,9 +2,9 @@ import CBaseline
 
 /// Workload 4: log replay. Each system's store holds `replayEvents` events
 /// of 1 KB cards: nine tenths creations, one tenth expirations (a sweep).
-/// The replay rebuilds every projection from the log in a scratch store and
-/// compares it with the stored one, which is ShareLog's `verify`; the
-/// baselines do the same fold. Figures: events per second, and RssAnon
+/// The replay rebuilds every projection from the log and compares it with
+/// the stored one: ShareLog's `verify` folds in memory, the baselines fold
+/// into a scratch store. Figures: events per second, and RssAnon
 /// growth during the replay, at half the events and at its peak.
 public struct ReplayWorkload: Workload {
     public let name = "replay"

@@ -18,7 +18,7 @@ struct VerifyCommand: Command {
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         try arguments.finish()
         let store = try context.openStore()
-        let report = try store.verify { context.progress("folded \($0) events") }
+        let report = try store.verify { context.progress("read \($0) log entries") }
         context.progressDone()
         let output = Output(
             consistent: report.isConsistent, events: report.events, entriesCompared: report.entriesCompared,
