@@ -97,10 +97,10 @@ public enum GrowthReader {
             while cards.count < entries.count { cards.append(CrashCard.bytes(index: cards.count)) }
             for (index, logged) in entries.enumerated() {
                 let createdAt = Timestamp(milliseconds: time + Int64(index / batch))
-                guard logged.sequence == UInt64(index + 1), case .shareCreated(let created) = logged.event.kind,
+                guard logged.position == UInt64(index + 1), case .shareCreated(let created) = logged.event.kind,
                       created.vCard == cards[index], created.createdAt == createdAt,
                       created.expiresAt == createdAt.advanced(by: ttl)
-                else { return "entry \(index + 1) is not share \(index) with its card: \(logged.sequence) \(logged.event.kind)" }
+                else { return "entry \(index + 1) is not share \(index) with its card: \(logged.position) \(logged.event.kind)" }
             }
             if let newest = entries.last, case .shareCreated(let created) = newest.event.kind {
                 guard case .live(let share) = try store.fetch(created.recordName), share.vCard == cards[entries.count - 1] else {

@@ -48,11 +48,11 @@ struct ShareAudit {
             let page = try store.events(after: last, limit: 500)
             guard !page.isEmpty else { return }
             for logged in page {
-                if logged.sequence != last + 1 { check.fail("log sequences jump from \(last) to \(logged.sequence)") }
-                if logged.event.id != EventID(origin: store.replicaID, sequence: logged.sequence) {
-                    check.fail("log entry \(logged.sequence) holds event \(logged.event.id), not this replica's event \(logged.sequence)")
+                if logged.position != last + 1 { check.fail("log sequences jump from \(last) to \(logged.position)") }
+                if logged.event.id != EventID(origin: store.replicaID, counter: logged.position) {
+                    check.fail("log entry \(logged.position) holds event \(logged.event.id), not this replica's event \(logged.position)")
                 }
-                last = logged.sequence
+                last = logged.position
                 check.events += 1
                 record(logged)
             }
@@ -62,11 +62,11 @@ struct ShareAudit {
     private mutating func record(_ logged: LoggedEvent) {
         switch logged.event.kind {
         case .shareCreated(let share):
-            recordCreation(share, at: logged.sequence)
+            recordCreation(share, at: logged.position)
         case .shareExpired(let expiry):
-            recordExpiry(expiry, at: logged.sequence)
+            recordExpiry(expiry, at: logged.position)
         case .unknown(let code, _, _):
-            check.fail("log entry \(logged.sequence) has kind \(code), which no writer makes")
+            check.fail("log entry \(logged.position) has kind \(code), which no writer makes")
         }
     }
 
@@ -167,8 +167,8 @@ struct ShareAudit {
         if stats.live + stats.expired != created.count || stats.expired != ended.count {
             check.fail("stats count \(stats.live) live and \(stats.expired) expired, the log \(created.count) shares, \(ended.count) ended")
         }
-        if stats.events != check.events || stats.lastSequence != UInt64(check.events) {
-            check.fail("stats count \(stats.events) events up to sequence \(stats.lastSequence); the log read \(check.events)")
+        if stats.events != check.events || stats.lastPosition != UInt64(check.events) {
+            check.fail("stats count \(stats.events) events up to sequence \(stats.lastPosition); the log read \(check.events)")
         }
     }
 

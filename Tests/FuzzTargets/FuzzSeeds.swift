@@ -29,7 +29,7 @@ enum FuzzSeeds {
         ]
         return kinds.enumerated().map { index, kind in
             let sequence: UInt64 = index == 3 ? .max : UInt64(index + 1)
-            return EventCodec.encode(Event(id: EventID(origin: origin, sequence: sequence), kind: kind))
+            return EventCodec.encode(Event(id: EventID(origin: origin, counter: sequence), kind: kind))
         }
     }
 

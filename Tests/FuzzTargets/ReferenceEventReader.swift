@@ -40,7 +40,7 @@ enum ReferenceEventReader {
         let checksum = bytes.withUnsafeBufferPointer { crc32(0, $0.baseAddress, UInt32(31 + payloadSize)) }
         guard UInt64(checksum) == bigEndian(bytes, at: 31 + payloadSize, size: 4) else { return .failure(.checksum) }
         let payload = Array(bytes[31..<31 + payloadSize])
-        let id = EventID(origin: origin, sequence: sequence)
+        let id = EventID(origin: origin, counter: sequence)
         switch kind {
         case 1:
             guard flags == 0 || flags == 1 else { return .failure(.flags) }

@@ -63,12 +63,12 @@ struct ConcurrentVerifyTests {
                 Issue.record("the writer stopped: \(writer.ending)")
                 return
             }
-            let before = try store.stats().lastSequence
+            let before = try store.stats().lastPosition
             let report = try store.verify()
-            let after = try store.stats().lastSequence
+            let after = try store.stats().lastPosition
             verifies += 1
             #expect(report.isConsistent, "verify \(verifies): \(report)")
-            #expect(report.mismatches.isEmpty && report.corruptEvents.isEmpty && report.sequenceGaps.isEmpty)
+            #expect(report.mismatches.isEmpty && report.corruptEvents.isEmpty && report.positionGaps.isEmpty)
             // One snapshot, taken between the two counts.
             #expect(report.events >= Int(before) && report.events <= Int(after), "verify \(verifies): \(report.events) events")
             if after > before { overlapped += 1 }

@@ -65,14 +65,14 @@ import Testing
 
         let report = try store.verify()
         #expect(report.isConsistent == false)
-        #expect(report.corruptEvents == [CorruptEvent(sequence: sequence, reason: reason)])
-        #expect(report.sequenceGaps == [])
+        #expect(report.corruptEvents == [CorruptEvent(position: sequence, reason: reason)])
+        #expect(report.positionGaps == [])
 
         let error = #expect(throws: ShareLogError.self) { try store.events(after: 0) }
         #expect(error == .corruptEvent(sequence: sequence, reason: reason))
         #expect(error?.description == "log entry \(sequence) is corrupt (\(reason)); run 'sharelog verify' and restore from a replica")
-        #expect(try store.events(after: 0, limit: Int(sequence) - 1).map(\.sequence) == Array(1..<sequence))
-        #expect(try store.events(after: sequence).map(\.sequence) == Array(sequence + 1..<8))
+        #expect(try store.events(after: 0, limit: Int(sequence) - 1).map(\.position) == Array(1..<sequence))
+        #expect(try store.events(after: sequence).map(\.position) == Array(sequence + 1..<8))
         // The projections were not touched: every share still reads, as it
         // was created at the clock's start for the default seven days, and
         // the fourth is still revoked at that start.

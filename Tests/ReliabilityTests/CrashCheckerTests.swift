@@ -162,7 +162,7 @@ import Testing
         let name = try #require(created.recordName.flatMap(RecordName.init))
         let store = session.fixture.store
         // A ttl expiry at 60 s into a 600 s share, as this replica's next event.
-        try store.apply([Event(id: EventID(origin: store.replicaID, sequence: 2), kind: .shareExpired(
+        try store.apply([Event(id: EventID(origin: store.replicaID, counter: 2), kind: .shareExpired(
             ShareExpired(recordName: name, at: Timestamp(milliseconds: Session.time(3)), reason: .ttl)))])
         try session.pretend(CrashOperation(slot: 0, number: 6, kind: "sweep", time: Session.time(6)), result: CrashResult(count: 1))
         #expect(try auditViolations(session)

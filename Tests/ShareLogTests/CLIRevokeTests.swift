@@ -138,7 +138,7 @@ import TestSupport
         #expect(log.first?["origin"] as? String == "\(other.id)")
         #expect(log.first?["kind"] as? String == "shareCreated")
         #expect(log.last?["origin"] as? String == ours)
-        #expect(log.last?["originSequence"] as? Int == 1)
+        #expect(log.last?["originCounter"] as? Int == 1)
         #expect(log.last?["id"] as? String == "\(name)")
         #expect(try cli.run("compact", "--json").json["redacted"] as? Int == 1)
         #expect(CLI.jsonLines(try cli.run("log", "--json").output).first?["redacted"] as? Bool == true)

@@ -24,8 +24,8 @@ import Testing
         #expect((first.createdAt, first.expiresAt) == (Self.start, Self.ms(1_800_003_600_000)))
         #expect((second.createdAt, second.expiresAt) == (Self.ms(1_799_992_800_000), Self.ms(1_799_996_400_000)))
         let log = try test.store.events(after: 0)
-        #expect(log.map(\.sequence) == [1, 2])
-        #expect(log.map(\.event.id.sequence) == [1, 2])
+        #expect(log.map(\.position) == [1, 2])
+        #expect(log.map(\.event.id.counter) == [1, 2])
         #expect(log.map(\.event.recordName) == [first.recordName, second.recordName])
         // Both are live at the earlier time; nothing is due.
         #expect(try test.store.sweep().expired == 0)

@@ -13,7 +13,7 @@ import Testing
         #expect(try test.store.stats().pendingRedactions == 1)
         #expect(try test.store.compact().redacted == 1)
         let after = try test.store.events(after: 0)
-        #expect(after.map(\.sequence) == [1, 2])
+        #expect(after.map(\.position) == [1, 2])
         #expect(after[0].event.id == before[0].event.id)
         guard case .shareCreated(let created) = after[0].event.kind else { Issue.record("not a creation"); return }
         #expect(created.vCard == nil && created.recordName == share.recordName)

@@ -99,7 +99,7 @@ import TestSupport
         #expect(throws: error) { try test.store.sweep() }
         let report = try test.store.verify()
         #expect(report.events == 2)
-        #expect(report.sequenceGaps == [2])
+        #expect(report.positionGaps == [2])
         #expect(report.corruptEvents == [])
         #expect(report.mismatches == [Mismatch(
             database: "eventIndex", key: Self.hex(replica.id.bytes + [0, 0, 0, 0, 0, 0, 0, 1]), problem: "implied by the log but missing")])
@@ -115,7 +115,7 @@ import TestSupport
         #expect(throws: error) { try test.store.events(after: 0) }
         let report = try test.store.verify()
         #expect(report.events == 1)
-        #expect(report.sequenceGaps == [])
+        #expect(report.positionGaps == [])
         #expect(report.mismatches == [Mismatch(database: "log", key: String(repeating: "ff", count: 9), problem: "not an 8-byte local sequence")])
     }
 
@@ -124,7 +124,7 @@ import TestSupport
         let stray = ForeignReplica().event(.unknown(code: 42, flags: 0, payload: []))
         try Self.put(EventCodec.encode(stray), forKey: [0, 0, 0, 0, 0, 0, 0, 0], in: \.log, of: test)
         let report = try test.store.verify()
-        #expect(report.sequenceGaps == [])
+        #expect(report.positionGaps == [])
         #expect(report.mismatches == [
             Mismatch(database: "log", key: "0000000000000000", problem: "local sequences start at 1"),
             Mismatch(database: "eventIndex", key: Self.hex(stray.id.origin.bytes + [0, 0, 0, 0, 0, 0, 0, 1]), problem: "implied by the log but missing"),

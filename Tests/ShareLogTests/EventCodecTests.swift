@@ -9,16 +9,16 @@ import Testing
     static let at = Timestamp(milliseconds: 1_800_000_000_123)
 
     static let samples: [Event] = [
-        Event(id: EventID(origin: origin, sequence: 1), kind: .shareCreated(ShareCreated(
+        Event(id: EventID(origin: origin, counter: 1), kind: .shareCreated(ShareCreated(
             recordName: name, vCard: smallCard(), createdAt: at, expiresAt: at.advanced(by: .seconds(604_800))))),
-        Event(id: EventID(origin: origin, sequence: 2), kind: .shareCreated(ShareCreated(
+        Event(id: EventID(origin: origin, counter: 2), kind: .shareCreated(ShareCreated(
             recordName: name, vCard: nil, createdAt: at, expiresAt: at.advanced(by: .seconds(60))))),
-        Event(id: EventID(origin: origin, sequence: 3), kind: .shareCreated(ShareCreated(
+        Event(id: EventID(origin: origin, counter: 3), kind: .shareCreated(ShareCreated(
             recordName: name, vCard: SampleCard.make(index: 1, photoBytes: 45_000), createdAt: at, expiresAt: at))),
-        Event(id: EventID(origin: origin, sequence: 4), kind: .shareExpired(ShareExpired(recordName: name, at: at, reason: .ttl))),
-        Event(id: EventID(origin: origin, sequence: .max), kind: .shareExpired(ShareExpired(recordName: name, at: at, reason: .revoked))),
-        Event(id: EventID(origin: origin, sequence: 6), kind: .unknown(code: 77, flags: 0x81, payload: [1, 2, 3])),
-        Event(id: EventID(origin: origin, sequence: 7), kind: .unknown(code: 200, flags: 0, payload: [])),
+        Event(id: EventID(origin: origin, counter: 4), kind: .shareExpired(ShareExpired(recordName: name, at: at, reason: .ttl))),
+        Event(id: EventID(origin: origin, counter: .max), kind: .shareExpired(ShareExpired(recordName: name, at: at, reason: .revoked))),
+        Event(id: EventID(origin: origin, counter: 6), kind: .unknown(code: 77, flags: 0x81, payload: [1, 2, 3])),
+        Event(id: EventID(origin: origin, counter: 7), kind: .unknown(code: 200, flags: 0, payload: [])),
     ]
 
     @Test(arguments: samples)

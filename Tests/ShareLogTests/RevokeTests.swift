@@ -62,9 +62,9 @@ import Testing
         #expect(revoked == ShareExpired(recordName: name, at: revokedAt, reason: .revoked))
         #expect(try test.store.fetch(name) == .expired(at: revokedAt, reason: .revoked))
         let log = try test.store.events(after: 0)
-        #expect(log.map(\.sequence) == [1, 2])
+        #expect(log.map(\.position) == [1, 2])
         #expect(log.first?.event == creation)
-        #expect(log.last?.event == Event(id: EventID(origin: test.store.replicaID, sequence: 1), kind: .shareExpired(revoked)))
+        #expect(log.last?.event == Event(id: EventID(origin: test.store.replicaID, counter: 1), kind: .shareExpired(revoked)))
         var stats = try test.store.stats()
         #expect((stats.live, stats.expired, stats.pendingRedactions) == (0, 1, 1))
 

@@ -163,10 +163,10 @@ import TestSupport
         let test = try TestStore()
         for index in 0..<5 { _ = try test.store.create(vCard: smallCard(index)) }
         let first = try test.store.events(after: 0, limit: 2)
-        #expect(first.map(\.sequence) == [1, 2])
+        #expect(first.map(\.position) == [1, 2])
         let rest = try test.store.events(after: 2, limit: 10)
-        #expect(rest.map(\.sequence) == [3, 4, 5])
-        #expect(rest.map(\.event.id.sequence) == [3, 4, 5])
+        #expect(rest.map(\.position) == [3, 4, 5])
+        #expect(rest.map(\.event.id.counter) == [3, 4, 5])
         // A byte limit below one event still returns one.
         #expect(try test.store.events(after: 0, limit: 10, maxBytes: 1).count == 1)
         #expect(try test.store.events(after: 5).isEmpty)

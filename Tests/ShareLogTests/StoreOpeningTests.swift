@@ -96,7 +96,7 @@ import TestSupport
         #expect(try store.fetch(link: "https://cards.example.com/appclip?id=\(live)") == .live(share))
         let stats = try store.stats()
         #expect((stats.events, stats.live, stats.due, stats.expired) == (2, 2, 1, 0))
-        #expect(try store.events(after: 0).map(\.sequence) == [1, 2])
+        #expect(try store.events(after: 0).map(\.position) == [1, 2])
         #expect(try store.verify().isConsistent)
 
         let foreign = ForeignReplica().created(at: Timestamp(milliseconds: 1_800_000_000_000), ttl: .seconds(3600))

@@ -64,7 +64,7 @@ import TestSupport
             try txn.put(value, forKey: Key.sequence(2), in: log)
         }
         let report = try test.store.verify(windowSize: windowSize)
-        #expect(report.corruptEvents.map(\.sequence) == [2])
+        #expect(report.corruptEvents.map(\.position) == [2])
         #expect(report.events == 15)
         #expect(throws: ShareLogError.self) { try test.store.events(after: 1) }
     }
@@ -76,7 +76,7 @@ import TestSupport
             for sequence: UInt64 in [3, 4, 9] { try txn.delete(Key.sequence(sequence), in: log) }
         }
         let report = try test.store.verify(windowSize: windowSize)
-        #expect(report.sequenceGaps == [3, 9])
+        #expect(report.positionGaps == [3, 9])
         #expect(report.events == 13)
         #expect(!report.isConsistent)
     }
@@ -98,7 +98,7 @@ import TestSupport
         let report = try test.store.verify(windowSize: windowSize)
         #expect(report.mismatches == expected)
         #expect(report.corruptEvents == [])
-        #expect(report.sequenceGaps == [])
+        #expect(report.positionGaps == [])
         #expect(!report.isConsistent)
     }
 

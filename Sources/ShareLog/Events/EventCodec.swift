@@ -37,7 +37,7 @@ public enum EventCodec {
         writer.write(code)
         writer.write(flags)
         writer.write(event.id.origin.bytes)
-        writer.write(event.id.sequence)
+        writer.write(event.id.counter)
         writer.write(UInt32(payloadSize))
         switch event.kind {
         case .shareCreated(let created):
@@ -98,7 +98,7 @@ public enum EventCodec {
         }
         if let definedFlags, flags & ~definedFlags != 0 { throw .undefinedFlags(kind: code, flags: flags) }
         var payload = ByteReader(reader.readSlice(payloadSize)!)
-        let id = EventID(origin: origin, sequence: sequence)
+        let id = EventID(origin: origin, counter: sequence)
         return Event(id: id, kind: try decodeKind(code: code, flags: flags, payload: &payload))
     }
 

@@ -13,7 +13,7 @@ struct EventLog {
     ///
     /// - Throws: `ShareLogError.corruptKey` when the last key is not an
     ///   8-byte sequence.
-    func lastSequence(in txn: borrowing Transaction<some TransactionAccess>) throws -> UInt64 {
+    func lastPosition(in txn: borrowing Transaction<some TransactionAccess>) throws -> UInt64 {
         try txn.withCursor(on: schema.log) { cursor in
             guard let last = try cursor.last() else { return 0 }
             return try Self.sequence(ofKey: last.key)
@@ -41,7 +41,7 @@ struct EventLog {
     /// - Throws: `ShareLogError.corruptKey` when the last log key is damaged.
     func append(_ event: Event, encoded: [UInt8], in txn: borrowing WriteTransaction) throws -> UInt64? {
         if try txn.contains(Key.event(event.id), in: schema.eventIndex) { return nil }
-        let last = try lastSequence(in: txn)
+        let last = try lastPosition(in: txn)
         guard last < .max else {
             throw ShareLogError.corruptKey(
                 database: "log", key: Key.sequence(last), reason: "the largest local sequence; no entry can follow it")
@@ -73,7 +73,7 @@ struct EventLog {
             guard entries.count < limit, entries.isEmpty || bytes + entry.value.count <= maxBytes else { return .stop }
             let local = try Self.sequence(ofKey: entry.key)
             do throws(EventDecodingError) {
-                entries.append(LoggedEvent(sequence: local, event: try EventCodec.decode(entry.value), size: entry.value.count))
+                entries.append(LoggedEvent(position: local, event: try EventCodec.decode(entry.value), size: entry.value.count))
             } catch {
                 failure = .corruptEvent(sequence: local, reason: error.description)
                 return .stop
@@ -88,8 +88,10 @@ struct EventLog {
 
 /// An event with its place in this replica's log.
 public struct LoggedEvent: Hashable, Sendable {
-    /// The local sequence: 1, 2, 3, … in the order this replica logged events.
-    public let sequence: UInt64
+    /// The log position: 1, 2, 3, … in the order this replica logged
+    /// events. A peer's cursor into this log is a position; an event's
+    /// identity across replicas is its `EventID`.
+    public let position: UInt64
     public let event: Event
     /// The size of its encoding in bytes.
     public let size: Int

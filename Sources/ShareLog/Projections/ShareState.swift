@@ -47,11 +47,11 @@ extension ShareState {
         writer.write(creation?.createdAt.milliseconds ?? 0)
         writer.write(creation?.expiresAt.milliseconds ?? 0)
         writer.write(creation?.event.origin.bytes ?? [UInt8](repeating: 0, count: 16))
-        writer.write(creation?.event.sequence ?? 0)
+        writer.write(creation?.event.counter ?? 0)
         writer.write(expiry?.at.milliseconds ?? 0)
         writer.write(expiry?.reason.rawValue ?? 0)
         writer.write(expiry?.event.origin.bytes ?? [UInt8](repeating: 0, count: 16))
-        writer.write(expiry?.event.sequence ?? 0)
+        writer.write(expiry?.event.counter ?? 0)
         if let vCard { writer.write(vCard) }
         return writer.bytes
     }
@@ -71,13 +71,13 @@ extension ShareState {
         if flags & 1 != 0 {
             creation = Creation(
                 createdAt: Timestamp(milliseconds: createdAt), expiresAt: Timestamp(milliseconds: expiresAt),
-                event: EventID(origin: ReplicaID(bytes: creator), sequence: creatorSequence))
+                event: EventID(origin: ReplicaID(bytes: creator), counter: creatorSequence))
         }
         if flags & 2 != 0 {
             guard let reason = ExpiryReason(rawValue: reasonCode) else { return nil }
             expiry = Expiry(
                 at: Timestamp(milliseconds: expiredAt), reason: reason,
-                event: EventID(origin: ReplicaID(bytes: expirer), sequence: expirerSequence))
+                event: EventID(origin: ReplicaID(bytes: expirer), counter: expirerSequence))
         }
         guard creation != nil || expiry != nil else { return nil }
         if flags & 4 != 0 {

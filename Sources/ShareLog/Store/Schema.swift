@@ -61,7 +61,7 @@ enum MetaKey {
 enum Key {
     static func sequence(_ sequence: UInt64) -> [UInt8] { bigEndian(sequence) }
 
-    static func event(_ id: EventID) -> [UInt8] { id.origin.bytes + bigEndian(id.sequence) }
+    static func event(_ id: EventID) -> [UInt8] { id.origin.bytes + bigEndian(id.counter) }
 
     static func expiry(_ expiresAt: Timestamp, _ name: RecordName) -> [UInt8] {
         bigEndian(UInt64(clamping: max(expiresAt.milliseconds, 0))) + name.bytes

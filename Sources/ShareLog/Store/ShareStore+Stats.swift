@@ -14,7 +14,7 @@ extension ShareStore {
             return StoreStats(
                 replicaID: replicaID, epoch: epoch,
                 events: try txn.count(in: schema.log),
-                lastSequence: try log.lastSequence(in: txn),
+                lastPosition: try log.lastPosition(in: txn),
                 live: try Self.count(MetaKey.liveCount, schema: schema, in: txn),
                 expired: try Self.count(MetaKey.expiredCount, schema: schema, in: txn),
                 due: try txn.scan(schema.expiry, in: Key.due(at: now)) { _ in .proceed },
@@ -43,7 +43,7 @@ public struct StoreStats: Sendable, Hashable {
     /// Entries in the log.
     public let events: Int
     /// The local sequence of the last entry.
-    public let lastSequence: UInt64
+    public let lastPosition: UInt64
     /// Shares not yet expired in the projection (due ones included until swept).
     public let live: Int
     /// Expired shares (tombstones).

@@ -103,7 +103,7 @@ public final class ShareStore: Sendable {
         guard last < .max else { throw ShareLogError.corruptMeta("origin-sequence") }
         let sequence = last + 1
         try txn.put(Key.bigEndian(sequence), forKey: MetaKey.originSequence, in: schema.meta)
-        let event = Event(id: EventID(origin: replicaID, sequence: sequence), kind: kind)
+        let event = Event(id: EventID(origin: replicaID, counter: sequence), kind: kind)
         guard let local = try log.append(event, encoded: EventCodec.encode(event), in: txn) else {
             throw ShareLogError.corruptMeta("origin-sequence")
         }
@@ -136,12 +136,13 @@ public final class ShareStore: Sendable {
         }
     }
 
-    /// Log entries after local sequence `sequence`, at most `limit` of them
-    /// and about `maxBytes` (always at least one if any follow). One short
-    /// read transaction; call again with the last sequence to go on.
-    public func events(after sequence: UInt64, limit: Int = 1000, maxBytes: Int = 4 << 20) throws -> [LoggedEvent] {
-        guard sequence < .max else { return [] }
-        return try environment.read { txn in try log.entries(after: sequence, limit: limit, maxBytes: maxBytes, in: txn) }
+    /// Log entries after log position `position` (0 for the whole log), at
+    /// most `limit` of them and about `maxBytes` (always at least one if any
+    /// follow). One short read transaction; call again with the last
+    /// position to go on.
+    public func events(after position: UInt64, limit: Int = 1000, maxBytes: Int = 4 << 20) throws -> [LoggedEvent] {
+        guard position < .max else { return [] }
+        return try environment.read { txn in try log.entries(after: position, limit: limit, maxBytes: maxBytes, in: txn) }
     }
 }
 

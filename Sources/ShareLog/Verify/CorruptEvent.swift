@@ -1,7 +1,7 @@
 /// A log entry that does not decode.
 public struct CorruptEvent: Sendable, Hashable, CustomStringConvertible {
-    public let sequence: UInt64
+    public let position: UInt64
     public let reason: String
 
-    public var description: String { "log entry \(sequence): \(reason)" }
+    public var description: String { "log entry \(position): \(reason)" }
 }

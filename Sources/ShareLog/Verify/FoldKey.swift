@@ -34,6 +34,6 @@ extension EventID: FoldKey {
 
     static func precedes(_ lhs: EventID, _ rhs: EventID) -> Bool {
         let (left, right) = (lhs.origin.orderedHalves, rhs.origin.orderedHalves)
-        return left == right ? lhs.sequence < rhs.sequence : left < right
+        return left == right ? lhs.counter < rhs.counter : left < right
     }
 }

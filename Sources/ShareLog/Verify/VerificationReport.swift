@@ -12,11 +12,11 @@ public struct VerificationReport: Sendable, Hashable {
     /// Log entries that do not decode.
     public var corruptEvents: [CorruptEvent] = []
     /// Local sequences missing from the log: the first of each run.
-    public var sequenceGaps: [UInt64] = []
+    public var positionGaps: [UInt64] = []
 
     /// True when the projections equal the fold of the log.
     public var isConsistent: Bool {
-        mismatches.isEmpty && corruptEvents.isEmpty && sequenceGaps.isEmpty
+        mismatches.isEmpty && corruptEvents.isEmpty && positionGaps.isEmpty
     }
 
     mutating func record(_ mismatch: Mismatch) {

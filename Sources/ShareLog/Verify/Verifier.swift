@@ -77,7 +77,7 @@ struct Verifier {
             if firstPass { checkOrder(of: sequence, expected: &expected) }
             let event: Event
             do throws(EventDecodingError) { event = try EventCodec.decode(entry.value) } catch {
-                if firstPass { report.corruptEvents.append(CorruptEvent(sequence: sequence, reason: error.description)) }
+                if firstPass { report.corruptEvents.append(CorruptEvent(position: sequence, reason: error.description)) }
                 return .proceed
             }
             if firstPass { report.events += 1 }
@@ -102,7 +102,7 @@ struct Verifier {
         if sequence == 0 {
             record(Mismatch(database: "log", key: Key.hex(Key.sequence(0)), problem: "local sequences start at 1"))
         } else if let next = expected, sequence > next {
-            report.sequenceGaps.append(next)
+            report.positionGaps.append(next)
         }
         expected = sequence < .max ? sequence + 1 : nil
     }
@@ -169,6 +169,6 @@ struct Verifier {
         guard key.count == 24, let sequence = Key.integer(UnsafeRawBufferPointer(rebasing: key[16...]), as: UInt64.self) else {
             return nil
         }
-        return EventID(origin: ReplicaID(bytes: key[..<16]), sequence: sequence)
+        return EventID(origin: ReplicaID(bytes: key[..<16]), counter: sequence)
     }
 }

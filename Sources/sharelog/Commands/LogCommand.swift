@@ -2,13 +2,13 @@ import ShareLog
 
 struct LogCommand: Command {
     static let name = "log"
-    static let synopsis = "log [--after SEQ] [--limit N]"
-    static let summary = "Print log entries after SEQ in order; one JSON object per line with --json."
+    static let synopsis = "log [--after POSITION] [--limit N]"
+    static let summary = "Print log entries after a log position, in order; one JSON object per line with --json."
 
     struct Line: Encodable {
-        let sequence: UInt64
+        let position: UInt64
         let origin: String
-        let originSequence: UInt64
+        let originCounter: UInt64
         var kind: String
         var id: String?
         var createdAt: String?
@@ -23,7 +23,7 @@ struct LogCommand: Command {
 
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         let after = try arguments.option("after").map { text throws(CLIError) -> UInt64 in
-            guard let value = UInt64(text) else { throw .invalidInput("--after must be a sequence number, not '\(text)'") }
+            guard let value = UInt64(text) else { throw .invalidInput("--after must be a log position (a whole number), not '\(text)'") }
             return value
         } ?? 0
         let limit = try arguments.integer("limit", in: 1...Int.max) ?? Int.max
@@ -38,14 +38,14 @@ struct LogCommand: Command {
                 if context.json { try context.printJSON(line) } else { context.print(text(line)) }
             }
             printed += chunk.count
-            cursor = last.sequence
+            cursor = last.position
         }
         return ExitCode.success
     }
 
     static func line(for logged: LoggedEvent) -> Line {
         let id = logged.event.id
-        var line = Line(sequence: logged.sequence, origin: "\(id.origin)", originSequence: id.sequence, kind: "unknown", size: logged.size)
+        var line = Line(position: logged.position, origin: "\(id.origin)", originCounter: id.counter, kind: "unknown", size: logged.size)
         switch logged.event.kind {
         case .shareCreated(let created):
             line.kind = "shareCreated"
@@ -68,11 +68,11 @@ struct LogCommand: Command {
     static func text(_ line: Line) -> String {
         switch line.kind {
         case "shareCreated":
-            "\(line.sequence)\tshareCreated\t\(line.id ?? "")\texpires \(line.expiresAt ?? "")\t\(line.redacted == true ? "redacted" : "\(line.vCardBytes ?? 0) bytes")"
+            "\(line.position)\tshareCreated\t\(line.id ?? "")\texpires \(line.expiresAt ?? "")\t\(line.redacted == true ? "redacted" : "\(line.vCardBytes ?? 0) bytes")"
         case "shareExpired":
-            "\(line.sequence)\tshareExpired\t\(line.id ?? "")\tat \(line.at ?? "")\t\(line.reason ?? "")"
+            "\(line.position)\tshareExpired\t\(line.id ?? "")\tat \(line.at ?? "")\t\(line.reason ?? "")"
         default:
-            "\(line.sequence)\tunknown kind \(line.code ?? 0)\t\(line.size) bytes"
+            "\(line.position)\tunknown kind \(line.code ?? 0)\t\(line.size) bytes"
         }
     }
 }

@@ -9,7 +9,7 @@ struct StatsCommand: Command {
         let replicaID: String
         let epoch: String
         let events: Int
-        let lastSequence: UInt64
+        let lastPosition: UInt64
         let live: Int
         let expired: Int
         let due: Int
@@ -23,12 +23,12 @@ struct StatsCommand: Command {
         let stats = try context.openStore().stats()
         let output = Output(
             replicaID: "\(stats.replicaID)", epoch: "\(stats.epoch)", events: stats.events,
-            lastSequence: stats.lastSequence, live: stats.live, expired: stats.expired, due: stats.due,
+            lastPosition: stats.lastPosition, live: stats.live, expired: stats.expired, due: stats.due,
             pendingRedactions: stats.pendingRedactions, fileBytes: stats.fileBytes, usedBytes: stats.usedBytes)
         if context.json { try context.printJSON(output); return ExitCode.success }
         context.print("replica:   \(output.replicaID)")
         context.print("epoch:     \(output.epoch)")
-        context.print("events:    \(output.events) (last sequence \(output.lastSequence))")
+        context.print("events:    \(output.events) (last position \(output.lastPosition))")
         context.print("shares:    \(output.live) live (\(output.due) due), \(output.expired) expired")
         context.print("redaction: \(counted(output.pendingRedactions, "log entry", "log entries")) awaiting compaction")
         context.print("bytes:     \(output.usedBytes) used of \(output.fileBytes) in data.mdb")

@@ -12,7 +12,7 @@ struct VerifyCommand: Command {
         let mismatches: [String]
         let unlistedMismatches: Int
         let corruptEvents: [String]
-        let sequenceGaps: [UInt64]
+        let positionGaps: [UInt64]
     }
 
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
@@ -23,12 +23,12 @@ struct VerifyCommand: Command {
         let output = Output(
             consistent: report.isConsistent, events: report.events, entriesCompared: report.entriesCompared,
             mismatches: report.mismatches.map(\.description), unlistedMismatches: report.unlistedMismatches,
-            corruptEvents: report.corruptEvents.map(\.description), sequenceGaps: report.sequenceGaps)
+            corruptEvents: report.corruptEvents.map(\.description), positionGaps: report.positionGaps)
         if context.json {
             try context.printJSON(output)
         } else {
             for line in output.corruptEvents + output.mismatches { context.print(line) }
-            for gap in report.sequenceGaps { context.print("log: sequence \(gap) is missing") }
+            for gap in report.positionGaps { context.print("log: position \(gap) is missing") }
             if report.unlistedMismatches > 0 { context.print("… and \(report.unlistedMismatches) more mismatches") }
             context.print(report.isConsistent
                 ? "ok: \(report.events) events, \(report.entriesCompared) projection entries match the log"

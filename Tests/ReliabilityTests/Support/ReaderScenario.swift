@@ -72,7 +72,7 @@ struct ReaderScenario {
         try store.revoke(e)
 
         let origin = ReplicaID(Self.foreign)!
-        func id(_ sequence: UInt64) -> EventID { EventID(origin: origin, sequence: sequence) }
+        func id(_ sequence: UInt64) -> EventID { EventID(origin: origin, counter: sequence) }
         func at(_ offset: Int64) -> Timestamp { Timestamp(milliseconds: t + offset) }
         try store.apply([
             Event(id: id(1), kind: .shareExpired(ShareExpired(recordName: RecordName(Self.g)!, at: at(10_000), reason: .revoked))),

@@ -34,7 +34,7 @@ struct ConvergenceScript {
         func event(_ kind: Event.Kind) -> Event {
             let replica = roll(0...2)
             sequences[replica] += 1
-            return Event(id: EventID(origin: replicas[replica], sequence: sequences[replica]), kind: kind)
+            return Event(id: EventID(origin: replicas[replica], counter: sequences[replica]), kind: kind)
         }
         func time(_ halfMinutes: ClosedRange<Int>) -> Timestamp {
             Timestamp(milliseconds: start.milliseconds + Int64(roll(halfMinutes)) * 30_000)

@@ -34,7 +34,7 @@ struct ReferenceModel {
     /// Logs an event this replica makes.
     private mutating func make(_ kind: Event.Kind) {
         originSequence += 1
-        receive(Event(id: EventID(origin: replica, sequence: originSequence), kind: kind))
+        receive(Event(id: EventID(origin: replica, counter: originSequence), kind: kind))
     }
 
     /// A share this replica created at `now` with `ttl`, named `name`.
@@ -143,7 +143,7 @@ struct ReferenceModel {
     /// unsigned bytes, then the origin sequence.
     private static func isSmaller(_ one: EventID, than other: EventID) -> Bool {
         let mine = raw(one.origin.uuid), theirs = raw(other.origin.uuid)
-        return mine == theirs ? one.sequence < other.sequence : mine.lexicographicallyPrecedes(theirs)
+        return mine == theirs ? one.counter < other.counter : mine.lexicographicallyPrecedes(theirs)
     }
 
     private static func raw(_ uuid: UUID) -> [UInt8] { withUnsafeBytes(of: uuid.uuid) { Array($0) } }

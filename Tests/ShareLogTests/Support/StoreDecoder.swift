@@ -36,7 +36,7 @@ enum StoreDecoder {
         try require(image.log.keys.sorted() == (0..<image.log.count).map { UInt64($0 + 1) }, "log sequences \(image.log.keys.sorted()) have a gap")
         for (key, value) in try test.contents(of: \.eventIndex) {
             try require(key.count == 24, "eventIndex key of \(key.count) bytes")
-            let id = EventID(origin: ReplicaID(uuid: uuid(key[0..<16])), sequence: try integer(key[16...], "eventIndex key"))
+            let id = EventID(origin: ReplicaID(uuid: uuid(key[0..<16])), counter: try integer(key[16...], "eventIndex key"))
             image.eventIndex[id] = try integer(value[...], "eventIndex value of \(id)")
         }
         for (key, value) in try test.contents(of: \.shares) {
@@ -63,7 +63,7 @@ enum StoreDecoder {
         let place = "log entry \(sequence)"
         try require(bytes.count >= 35 && bytes[0] == 1, "\(place): \(bytes.count) bytes, version \(bytes.first ?? 0)")
         let kind = bytes[1], flags = bytes[2]
-        let id = EventID(origin: ReplicaID(uuid: uuid(bytes[3..<19])), sequence: try integer(bytes[19..<27], place))
+        let id = EventID(origin: ReplicaID(uuid: uuid(bytes[3..<19])), counter: try integer(bytes[19..<27], place))
         let length: UInt32 = try integer(bytes[27..<31], place)
         try require(bytes.count == 35 + Int(length), "\(place): \(bytes.count) bytes for a payload of \(length)")
         let checksum = bytes.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, UInt32(31 + Int(length)))) }
@@ -99,14 +99,14 @@ enum StoreDecoder {
         if flags & 1 != 0 {
             share.creation = .init(
                 createdAt: try integer(bytes[2..<10], "createdAt"), expiresAt: try integer(bytes[10..<18], "expiresAt"),
-                event: EventID(origin: ReplicaID(uuid: uuid(bytes[18..<34])), sequence: try integer(bytes[34..<42], "creator")))
+                event: EventID(origin: ReplicaID(uuid: uuid(bytes[18..<34])), counter: try integer(bytes[34..<42], "creator")))
         } else {
             try require(bytes[2..<42].allSatisfy { $0 == 0 }, "share state without creation has creation bytes")
         }
         if flags & 2 != 0 {
             share.expiry = .init(
                 at: try integer(bytes[42..<50], "expired at"), reason: try reason(bytes[50], "share state").rawValue,
-                event: EventID(origin: ReplicaID(uuid: uuid(bytes[51..<67])), sequence: try integer(bytes[67..<75], "expirer")))
+                event: EventID(origin: ReplicaID(uuid: uuid(bytes[51..<67])), counter: try integer(bytes[67..<75], "expirer")))
         } else {
             try require(bytes[42..<75].allSatisfy { $0 == 0 }, "share state without expiry has expiry bytes")
         }

@@ -70,7 +70,7 @@ final class ForeignReplica: Sendable {
     private let counter = Atomic<UInt64>(0)
 
     func event(_ kind: Event.Kind) -> Event {
-        Event(id: EventID(origin: id, sequence: counter.add(1, ordering: .relaxed).newValue), kind: kind)
+        Event(id: EventID(origin: id, counter: counter.add(1, ordering: .relaxed).newValue), kind: kind)
     }
 
     func created(_ name: RecordName = .random(), vCard: [UInt8] = smallCard(), at: Timestamp, ttl: Duration) -> Event {
