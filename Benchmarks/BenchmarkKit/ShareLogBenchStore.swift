@@ -19,7 +19,7 @@ final class ShareLogBenchStore: BenchStore {
         var options = ShareStore.Options()
         options.clock = clock
         options.environment.durability = durable ? .full : .noSync
-        store = try ShareStore.create(at: path, options: options).store
+        store = try ShareStore.open(at: path, creatingIfMissing: true, options: options)
         environment = try Environment.open(at: path, databases: ShareStore.databaseNames, options: options.environment)
     }
 

@@ -63,7 +63,7 @@ public struct CrashRunner<Workload: CrashWorkload> {
         // without a commit protocol, so a kill there is outside its promise.
         // Writers then open an existing store, as they do in production.
         let clock = FixedClock(Timestamp(milliseconds: Self.baseTime))
-        _ = try ShareStore.create(at: path, options: CrashStore.options(clock: clock))
+        _ = try ShareStore.open(at: path, creatingIfMissing: true, options: CrashStore.options(clock: clock))
         var history = CrashHistory()
         var random = SeededGenerator(seed: options.seed, index)
         var killed = 0

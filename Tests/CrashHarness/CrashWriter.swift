@@ -34,7 +34,7 @@ public enum CrashWriter {
     ///   reports the writer's unexpected exit.
     public static func run<Workload: CrashWorkload>(_ workload: Workload, from start: Start) throws {
         let clock = SteppedClock(start.time)
-        let store = try ShareStore.create(at: start.store, options: CrashStore.options(clock: clock)).store
+        let store = try ShareStore.open(at: start.store, creatingIfMissing: true, options: CrashStore.options(clock: clock))
         emit(CrashLine(.ready))
         var random = SeededGenerator(seed: start.seed, start.slot, start.firstNumber)
         var state = workload.makeWriterState()

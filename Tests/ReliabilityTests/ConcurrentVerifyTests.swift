@@ -28,7 +28,7 @@ struct ConcurrentVerifyTests {
         let directory = TemporaryDirectory()
         let path = directory.appending("store")
         // The parent makes the store, as the crash runner does.
-        _ = try ShareStore.create(at: path)
+        _ = try ShareStore.open(at: path, creatingIfMissing: true)
         let writer = try ChildProcess(ExternalCommand.built("sharelog-crash"), [
             "writer", "--store", path, "--slot", "0", "--seed", "9", "--first", "0", "--time", "\(ReliabilityStore.start)",
         ])

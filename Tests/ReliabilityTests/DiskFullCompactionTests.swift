@@ -46,7 +46,7 @@ struct DiskFullCompactionTests {
         init(on fileSystem: SmallFileSystem, beforeSweep: (ShareStore) throws -> Void = { _ in }) throws {
             var options = ShareStore.Options()
             options.clock = FixedClock(start)
-            let store = try ShareStore.create(at: fileSystem.appending("store"), options: options).store
+            let store = try ShareStore.open(at: fileSystem.appending("store"), creatingIfMissing: true, options: options)
             shares = try (0..<shareCount).map { index in
                 try KnownShare.create(
                     SampleCard.make(index: index, photoBytes: 3000), ttl: .seconds(index < expiring ? 60 + index : 3600),

@@ -31,7 +31,7 @@ struct DiskFullGrowthTests {
 
         var shares: [KnownShare] = []
         do {
-            let store = try ShareStore.create(at: path, options: options).store
+            let store = try ShareStore.open(at: path, creatingIfMissing: true, options: options)
             // Fill most of the map without growing it.
             while try store.stats().usedBytes < Self.initialMap - (48 << 10) {
                 shares.append(try KnownShare.create(

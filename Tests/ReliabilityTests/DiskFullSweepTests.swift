@@ -39,7 +39,7 @@ struct DiskFullSweepTests {
         var shares: [KnownShare] = []
         var ended = Set<RecordName>()
         do {
-            let store = try ShareStore.create(at: path, options: options).store
+            let store = try ShareStore.open(at: path, creatingIfMissing: true, options: options)
             // Share i lives 60 + i seconds: expiry order is creation order.
             for index in 0..<Self.shareCount {
                 shares.append(try KnownShare.create(

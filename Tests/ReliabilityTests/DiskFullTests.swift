@@ -40,7 +40,7 @@ struct DiskFullTests {
     /// Creates durable shares until the disk is full; checks the failure and
     /// that the same handle still reads every acknowledged share.
     func fillUntilFull(_ path: String) throws -> [RecordName: [UInt8]] {
-        let store = try ShareStore.create(at: path).store
+        let store = try ShareStore.open(at: path, creatingIfMissing: true)
         var acknowledged: [RecordName: [UInt8]] = [:]
         for index in 0..<2000 {
             let card = SampleCard.make(index: index, photoBytes: 2000)

@@ -29,7 +29,7 @@ import Testing
         options.environment.durability = .noSync
         let path = directory.appending("grown")
         let first: [RecordName] = try {
-            let store = try ShareStore.create(at: path, options: options).store
+            let store = try ShareStore.open(at: path, creatingIfMissing: true, options: options)
             return try (0..<1500).map { try store.create(vCard: SampleCard.make(index: $0)).recordName }
         }()
         let store = try ShareStore.open(at: path, options: options)

@@ -22,7 +22,7 @@ import TestSupport
         let dir = TemporaryDirectory()
         var options = ShareStore.Options()
         options.linkDomain = try AppClipDomain("share.acme.test")
-        let store = try ShareStore.create(at: dir.path, options: options).store
+        let store = try ShareStore.open(at: dir.path, creatingIfMissing: true, options: options)
         let created = try store.create(vCard: smallCard())
         #expect(created.link == "https://share.acme.test/appclip?id=\(created.recordName)")
         #expect(throws: ShareLogError.self) {
@@ -139,8 +139,9 @@ import TestSupport
 
     @Test func initialisingTwiceKeepsTheIdentity() throws {
         let dir = TemporaryDirectory()
-        let (first, created) = try ShareStore.create(at: dir.path)
-        let (second, createdAgain) = try ShareStore.create(at: dir.path)
+        let first = try ShareStore.open(at: dir.path, creatingIfMissing: true)
+        let second = try ShareStore.open(at: dir.path, creatingIfMissing: true)
+        let (created, createdAgain) = (first.wasCreated, second.wasCreated)
         #expect(created && !createdAgain)
         #expect(first.replicaID == second.replicaID && first.epoch == second.epoch)
     }

@@ -42,7 +42,7 @@ import TestSupport
         let before = try Self.dataFile(path)
         let refusal = ShareLogError.unsupportedStoreVersion(found: found, supported: 1)
         #expect(throws: refusal) { try ShareStore.open(at: path) }
-        #expect(throws: refusal) { try ShareStore.create(at: path) }
+        #expect(throws: refusal) { try ShareStore.open(at: path, creatingIfMissing: true) }
         #expect(refusal.description == "the store has format \(found) but this build reads up to 1; upgrade ShareLog")
         #expect(try Self.dataFile(path) == before)
     }
@@ -116,7 +116,7 @@ import TestSupport
         var options = ShareStore.Options()
         options.environment.readOnly = true
         #expect(throws: ShareLogError.storeNotFound(path: path)) { try ShareStore.open(at: path, options: options) }
-        #expect(throws: LMDBError.self) { try ShareStore.create(at: path, options: options) }
+        #expect(throws: LMDBError.self) { try ShareStore.open(at: path, creatingIfMissing: true, options: options) }
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 }

@@ -23,6 +23,9 @@ public final class ShareStore: Sendable {
     let schema: Schema
     let clock: any WallClock
     public let options: Options
+    /// True when the `open(at:creatingIfMissing:)` that made this instance
+    /// initialised the store; false when the store was already there.
+    public let wasCreated: Bool
 
     /// The named LMDB databases of a store, as `Schema` declares them, for a
     /// tool that opens the store's environment beside it (the benchmark
@@ -45,35 +48,33 @@ public final class ShareStore: Sendable {
         public init() {}
     }
 
-    /// Opens the store at `path`, creating and initialising it if needed.
+    /// Opens the store at `path`.
     ///
-    /// - Returns: the store, and whether this call initialised it.
-    public static func create(at path: String, options: Options = Options()) throws -> (store: ShareStore, created: Bool) {
+    /// With `creatingIfMissing`, a directory holding no store gets a new
+    /// one, initialised (format version, a new replica id and epoch) in one
+    /// durable transaction; `wasCreated` then says so. Without it nothing is
+    /// created.
+    ///
+    /// - Throws: `ShareLogError.storeNotFound` when nothing was initialised
+    ///   at `path` and `creatingIfMissing` is false;
+    ///   `unsupportedStoreVersion` for a store of a newer format.
+    public static func open(at path: String, creatingIfMissing: Bool = false, options: Options = Options()) throws -> ShareStore {
+        guard creatingIfMissing
+            || FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("data.mdb"))
+        else { throw ShareLogError.storeNotFound(path: path) }
         let environment = try Environment.open(at: path, databases: Schema.names, options: options.environment)
         let schema = try Schema(environment)
-        let created = try environment.write { txn -> Bool in
+        let created = try creatingIfMissing && environment.write { txn -> Bool in
             guard try !txn.contains(MetaKey.replica, in: schema.meta) else { return false }
             try txn.put(Key.bigEndian(Schema.version), forKey: MetaKey.schema, in: schema.meta)
             try txn.put(ReplicaID.random().bytes, forKey: MetaKey.replica, in: schema.meta)
             try txn.put(Epoch.random().bytes, forKey: MetaKey.epoch, in: schema.meta)
             return true
         }
-        return (try ShareStore(path: path, environment: environment, schema: schema, options: options), created)
+        return try ShareStore(path: path, environment: environment, schema: schema, options: options, wasCreated: created)
     }
 
-    /// Opens an existing store.
-    ///
-    /// - Throws: `ShareLogError.storeNotFound` when nothing was initialised
-    ///   at `path`; nothing is created.
-    public static func open(at path: String, options: Options = Options()) throws -> ShareStore {
-        guard FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("data.mdb")) else {
-            throw ShareLogError.storeNotFound(path: path)
-        }
-        let environment = try Environment.open(at: path, databases: Schema.names, options: options.environment)
-        return try ShareStore(path: path, environment: environment, schema: try Schema(environment), options: options)
-    }
-
-    private init(path: String, environment: Environment, schema: Schema, options: Options) throws {
+    private init(path: String, environment: Environment, schema: Schema, options: Options, wasCreated: Bool) throws {
         let identity = try environment.read { txn -> (UInt32?, [UInt8], [UInt8])? in
             guard let version = try txn.withValue(forKey: MetaKey.schema, in: schema.meta, { Key.integer($0, as: UInt32.self) }),
                   let replica = try txn.value(forKey: MetaKey.replica, in: schema.meta),
@@ -95,6 +96,7 @@ public final class ShareStore: Sendable {
         self.clock = options.clock
         self.replicaID = ReplicaID(bytes: replica)
         self.epoch = Epoch(bytes: epoch)
+        self.wasCreated = wasCreated
     }
 
     /// Logs an event made by this replica and projects it, in `txn`.

@@ -31,7 +31,8 @@ struct DemoCommand: Command {
         let count = try arguments.integer("shares", in: 1...1_000_000) ?? 1000
         let photoEvery = try arguments.integer("photo-every", in: 1...1_000_000) ?? 10
         try arguments.finish()
-        let (store, created) = try ShareStore.create(at: context.storePath, options: context.storeOptions)
+        let store = try ShareStore.open(at: context.storePath, creatingIfMissing: true, options: context.storeOptions)
+        let created = store.wasCreated
         guard created else {
             throw CLIError.invalidInput("demo needs a new store, but \(context.storePath) exists; pass another --store")
         }

@@ -21,7 +21,7 @@ struct ReliabilityStore {
         options.clock = clock
         if !durable { options.environment.durability = .noSync }
         configure(&options)
-        store = try ShareStore.create(at: directory.appending("store"), options: options).store
+        store = try ShareStore.open(at: directory.appending("store"), creatingIfMissing: true, options: options)
     }
 
     /// A log entry the test expected is not there.

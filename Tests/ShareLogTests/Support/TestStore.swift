@@ -34,7 +34,7 @@ struct TestStore {
         options.clock = clock
         // Most tests need no fsync; the crash harness checks durability.
         if !durable { options.environment.durability = .noSync }
-        store = try ShareStore.create(at: directory.appending("store"), options: options).store
+        store = try ShareStore.open(at: directory.appending("store"), creatingIfMissing: true, options: options)
     }
 
     /// Every key and value of one of the store's databases, in key order.
