@@ -69,7 +69,7 @@ import Testing
         #expect(report.positionGaps == [])
 
         let error = #expect(throws: ShareLogError.self) { try store.events(after: 0) }
-        #expect(error == .corruptEvent(sequence: sequence, reason: reason))
+        #expect(error == .corruptEvent(position: sequence, reason: reason))
         #expect(error?.description == "log entry \(sequence) is corrupt (\(reason)); run 'sharelog verify' and restore from a replica")
         #expect(try store.events(after: 0, limit: Int(sequence) - 1).map(\.position) == Array(1..<sequence))
         #expect(try store.events(after: sequence).map(\.position) == Array(sequence + 1..<8))
@@ -88,7 +88,7 @@ import Testing
         let (bytes, _) = Damage.flippedByte.apply(to: try fixture.rawEvent(at: 4))
         try fixture.plant(bytes, atSequence: 4)
         let error = #expect(throws: ShareLogError.self) { try fixture.store.compact() }
-        #expect(error == .corruptEvent(sequence: 4, reason: "event checksum does not match its bytes"))
+        #expect(error == .corruptEvent(position: 4, reason: "event checksum does not match its bytes"))
     }
 
     @Test func sharelogVerifyExitsWithTheSequence() throws {

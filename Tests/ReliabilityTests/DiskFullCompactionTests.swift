@@ -78,7 +78,7 @@ struct DiskFullCompactionTests {
             options = swept.options
             try fileSystem.fill(leaving: headroom)
 
-            let error = #expect(throws: LMDBError.self) {
+            let error = #expect(throws: ShareLogError.self) {
                 try swept.store.compact(batchSize: 20) { redacted = $0.redacted }
             }
             if let error { DiskFullCheck.expectOutOfSpace(error) }

@@ -40,7 +40,7 @@ struct DiskFullGrowthTests {
             try #require(try store.stats().mapBytes == Self.initialMap)
             try fileSystem.fill()
 
-            let error = #expect(throws: LMDBError.self) { try store.create(vCard: large, ttl: .seconds(3600)) }
+            let error = #expect(throws: ShareLogError.self) { try store.create(vCard: large, ttl: .seconds(3600)) }
             if let error { DiskFullCheck.expectOutOfSpace(error) }
             // The failing create is the one that grew the map, once.
             #expect(try store.stats().mapBytes == 2 * Self.initialMap)

@@ -52,7 +52,7 @@ struct DiskFullSweepTests {
             clock.set(Self.sweepTime.milliseconds)
 
             var committed = 0
-            let error = #expect(throws: LMDBError.self) {
+            let error = #expect(throws: ShareLogError.self) {
                 try store.sweep(batchSize: 50) { committed = $0.expired }
             }
             if let error { DiskFullCheck.expectOutOfSpace(error) }

@@ -6,7 +6,7 @@ import Testing
 @testable import ShareLog
 
 /// When every reader slot is held by a live read, reads fail with the typed
-/// `LMDBError.readersFull` (saying what to do), writes go on, and reads work
+/// `ShareLogError.storage(.readersFull)` (saying what to do), writes go on, and reads work
 /// again once a slot frees.
 @Suite(.timeLimit(.minutes(5))) struct ReaderTableFaultTests {
     @Test func aFullReaderTableIsATypedErrorAndClearsWhenReadersFinish() throws {
@@ -34,9 +34,9 @@ import Testing
         }
         for _ in 0..<slots { try #require(holding.wait(timeout: .now() + 30) == .success) }
 
-        let error = #expect(throws: LMDBError.readersFull) { try store.fetch(name) }
+        let error = #expect(throws: ShareLogError.storage(.readersFull)) { try store.fetch(name) }
         #expect(error?.description.contains("raise Options.maxReaders") == true)
-        #expect(throws: LMDBError.readersFull) { try store.verify() }
+        #expect(throws: ShareLogError.storage(.readersFull)) { try store.verify() }
         // Writers take no reader slot.
         let written = try store.create(vCard: SampleCard.make(index: 2)).recordName
 

@@ -26,7 +26,7 @@ extension ShareStore {
         precondition(batchSize > 0, "a compaction batch holds at least one entry")
         var report = CompactionReport()
         while true {
-            let redacted = try environment.write { txn -> Int in
+            let redacted = try write { txn -> Int in
                 var sequences: [UInt64] = []
                 try txn.scan(self.schema.pendingRedactions) { entry in
                     guard let sequence = Key.integer(entry.key, as: UInt64.self) else {
@@ -47,7 +47,7 @@ extension ShareStore {
             progress?(report)
             if redacted < batchSize { break }
         }
-        report.scrub = try environment.scrub()
+        report.scrub = try scrub()
         return report
     }
 

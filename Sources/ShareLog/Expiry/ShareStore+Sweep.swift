@@ -22,7 +22,7 @@ extension ShareStore {
         let dueKeys = Key.due(at: now)
         var report = SweepReport()
         while true {
-            let batch = try environment.write { txn -> (expired: Int, visited: Int) in
+            let batch = try write { txn -> (expired: Int, visited: Int) in
                 var due: [(key: [UInt8], expiresAt: Timestamp, name: RecordName)] = []
                 let visited = try txn.scan(self.schema.expiry, in: dueKeys) { entry in
                     guard let (expiresAt, name) = Key.expiryEntry(entry.key) else {

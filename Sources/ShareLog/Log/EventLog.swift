@@ -57,7 +57,7 @@ struct EventLog {
             Result { () throws(EventDecodingError) in try EventCodec.decode(bytes) }
         }
         return try decoded.map { result in
-            try result.mapError { ShareLogError.corruptEvent(sequence: sequence, reason: $0.description) }.get()
+            try result.mapError { ShareLogError.corruptEvent(position: sequence, reason: $0.description) }.get()
         }
     }
 
@@ -75,7 +75,7 @@ struct EventLog {
             do throws(EventDecodingError) {
                 entries.append(LoggedEvent(position: local, event: try EventCodec.decode(entry.value), size: entry.value.count))
             } catch {
-                failure = .corruptEvent(sequence: local, reason: error.description)
+                failure = .corruptEvent(position: local, reason: error.description)
                 return .stop
             }
             bytes += entry.value.count

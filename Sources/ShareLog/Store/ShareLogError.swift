@@ -20,7 +20,7 @@ public enum ShareLogError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The store was written by a newer ShareLog.
     case unsupportedStoreVersion(found: UInt32, supported: UInt32)
     /// A log entry does not decode: the store's files were damaged.
-    case corruptEvent(sequence: UInt64, reason: String)
+    case corruptEvent(position: UInt64, reason: String)
     /// A projection entry does not decode.
     case corruptShare(RecordName)
     /// A meta entry does not decode.
@@ -29,7 +29,9 @@ public enum ShareLogError: Error, Equatable, Sendable, CustomStringConvertible {
     /// value no store writes, or an index entry its projection contradicts.
     /// `key` holds its raw bytes.
     case corruptKey(database: String, key: [UInt8], reason: String)
-    /// The storage engine failed.
+    /// The storage engine failed: a full disk, a full reader table, a
+    /// damaged or foreign file, a store already open with other options. The
+    /// LMDB error is the cause, and its description says what to do.
     case storage(LMDBError)
 
     public var description: String {
@@ -50,8 +52,8 @@ public enum ShareLogError: Error, Equatable, Sendable, CustomStringConvertible {
             "no ShareLog store at \(path); run 'sharelog init' or pass --store"
         case .unsupportedStoreVersion(let found, let supported):
             "the store has format \(found) but this build reads up to \(supported); upgrade ShareLog"
-        case .corruptEvent(let sequence, let reason):
-            "log entry \(sequence) is corrupt (\(reason)); run 'sharelog verify' and restore from a replica"
+        case .corruptEvent(let position, let reason):
+            "log entry \(position) is corrupt (\(reason)); run 'sharelog verify' and restore from a replica"
         case .corruptShare(let name):
             "the stored state of share \(name) is corrupt; run 'sharelog verify'"
         case .corruptMeta(let key):
@@ -60,7 +62,7 @@ public enum ShareLogError: Error, Equatable, Sendable, CustomStringConvertible {
             "the store's '\(database)' database holds a damaged key \(Key.hex(key)) "
                 + "(\(reason)); nothing was written. Run 'sharelog verify' to see all the damage, then restore the store from a replica"
         case .storage(let error):
-            "storage error: \(error)"
+            "the store's storage failed: \(error)"
         }
     }
 }

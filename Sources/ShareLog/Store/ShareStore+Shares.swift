@@ -15,14 +15,14 @@ extension ShareStore {
     @available(*, noasync, message: "use the async create from async code")
     public func create(vCard: [UInt8], ttl: Duration = ShareStore.defaultTTL) throws -> CreatedShare {
         let created = try prepareCreation(of: vCard, ttl: ttl)
-        try environment.write { txn in _ = try self.appendLocal(.shareCreated(created), in: txn) }
+        try write { txn in _ = try self.appendLocal(.shareCreated(created), in: txn) }
         return receipt(for: created)
     }
 
     /// The async form of `create`: suspends instead of blocking a thread.
     public func create(vCard: [UInt8], ttl: Duration = ShareStore.defaultTTL) async throws -> CreatedShare {
         let created = try prepareCreation(of: vCard, ttl: ttl)
-        try await environment.write { txn in _ = try self.appendLocal(.shareCreated(created), in: txn) }
+        try await write { txn in _ = try self.appendLocal(.shareCreated(created), in: txn) }
         return receipt(for: created)
     }
 
@@ -32,7 +32,7 @@ extension ShareStore {
     @available(*, noasync, message: "call from a thread that may block on a disk write")
     public func create(vCards: [[UInt8]], ttl: Duration = ShareStore.defaultTTL) throws -> [CreatedShare] {
         let batch = try vCards.map { try prepareCreation(of: $0, ttl: ttl) }
-        try environment.write { txn in
+        try write { txn in
             for created in batch { _ = try self.appendLocal(.shareCreated(created), in: txn) }
         }
         return batch.map(receipt(for:))
@@ -58,7 +58,7 @@ extension ShareStore {
     /// a sweep has run (lazy expiry). O(log n), one read transaction.
     public func fetch(_ name: RecordName, at time: Timestamp? = nil) throws -> FetchResult {
         let now = time ?? clock.now()
-        guard let state = try environment.read({ txn in try projection.state(of: name, in: txn) }) else {
+        guard let state = try read({ txn in try projection.state(of: name, in: txn) }) else {
             return .notFound
         }
         if let expiry = state.expiry { return .expired(at: expiry.at, reason: expiry.reason) }
@@ -106,7 +106,7 @@ extension ShareStore {
     @discardableResult
     public func revoke(_ name: RecordName) throws -> ShareExpired {
         let now = clock.now()
-        return try environment.write { txn in
+        return try write { txn in
             guard let state = try self.projection.state(of: name, includingVCard: false, in: txn) else {
                 throw ShareLogError.notFound(name)
             }

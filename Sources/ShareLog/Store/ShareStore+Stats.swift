@@ -9,7 +9,7 @@ extension ShareStore {
         let fileBytes = (try? FileManager.default.attributesOfItem(
             atPath: (path as NSString).appendingPathComponent("data.mdb"))[.size] as? Int) ?? 0
         let info = environment.info
-        return try environment.read { txn in
+        return try read { txn in
             let pageSize = try txn.statistics(of: schema.log).pageSize
             return StoreStats(
                 replicaID: replicaID, epoch: epoch,

@@ -62,16 +62,18 @@ public final class ShareStore: Sendable {
         guard creatingIfMissing
             || FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("data.mdb"))
         else { throw ShareLogError.storeNotFound(path: path) }
-        let environment = try Environment.open(at: path, databases: Schema.names, options: options.environment)
-        let schema = try Schema(environment)
-        let created = try creatingIfMissing && environment.write { txn -> Bool in
-            guard try !txn.contains(MetaKey.replica, in: schema.meta) else { return false }
-            try txn.put(Key.bigEndian(Schema.version), forKey: MetaKey.schema, in: schema.meta)
-            try txn.put(ReplicaID.random().bytes, forKey: MetaKey.replica, in: schema.meta)
-            try txn.put(Epoch.random().bytes, forKey: MetaKey.epoch, in: schema.meta)
-            return true
+        return try storage {
+            let environment = try Environment.open(at: path, databases: Schema.names, options: options.environment)
+            let schema = try Schema(environment)
+            let created = try creatingIfMissing && environment.write { txn -> Bool in
+                guard try !txn.contains(MetaKey.replica, in: schema.meta) else { return false }
+                try txn.put(Key.bigEndian(Schema.version), forKey: MetaKey.schema, in: schema.meta)
+                try txn.put(ReplicaID.random().bytes, forKey: MetaKey.replica, in: schema.meta)
+                try txn.put(Epoch.random().bytes, forKey: MetaKey.epoch, in: schema.meta)
+                return true
+            }
+            return try ShareStore(path: path, environment: environment, schema: schema, options: options, wasCreated: created)
         }
-        return try ShareStore(path: path, environment: environment, schema: schema, options: options, wasCreated: created)
     }
 
     private init(path: String, environment: Environment, schema: Schema, options: Options, wasCreated: Bool) throws {
@@ -127,7 +129,7 @@ public final class ShareStore: Sendable {
                 throw ShareLogError.invalidVCard(reason: "share \(created.recordName): \(error.description)")
             }
         }
-        return try environment.write { txn in
+        return try write { txn in
             var applied = 0
             for event in events {
                 guard let sequence = try self.log.append(event, encoded: EventCodec.encode(event), in: txn) else { continue }
@@ -144,7 +146,7 @@ public final class ShareStore: Sendable {
     /// position to go on.
     public func events(after position: UInt64, limit: Int = 1000, maxBytes: Int = 4 << 20) throws -> [LoggedEvent] {
         guard position < .max else { return [] }
-        return try environment.read { txn in try log.entries(after: position, limit: limit, maxBytes: maxBytes, in: txn) }
+        return try read { txn in try log.entries(after: position, limit: limit, maxBytes: maxBytes, in: txn) }
     }
 }
 

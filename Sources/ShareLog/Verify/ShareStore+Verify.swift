@@ -43,7 +43,7 @@ extension ShareStore {
         windowSize: Int = 150_000, chunkSize: Int = 10_000, progress: ((Int) -> Void)? = nil
     ) throws -> VerificationReport {
         var verifier = Verifier(schema: schema, windowSize: windowSize, chunkSize: chunkSize, progress: progress)
-        try environment.read { txn in try verifier.run(in: txn) }
+        try read { txn in try verifier.run(in: txn) }
         return verifier.report
     }
 }
