@@ -188,28 +188,6 @@ public final class Environment: Sendable {
     public var maxKeySize: Int { handle.maxKeySize }
 }
 
-/// `mdb_env_info`: the map and the reader table.
-public struct EnvironmentInfo: Sendable, Hashable {
-    /// The current map size in bytes; it grows as writes need it.
-    public let mapSize: Int
-    /// The last page number in use.
-    public let lastPage: Int
-    /// The id of the last committed transaction.
-    public let lastTransactionID: Int
-    /// The size of the reader table.
-    public let maxReaders: Int
-    /// Reader slots used so far (including idle ones).
-    public let readersUsed: Int
-
-    init(_ info: MDB_envinfo) {
-        mapSize = info.me_mapsize
-        lastPage = info.me_last_pgno
-        lastTransactionID = info.me_last_txnid
-        maxReaders = Int(info.me_maxreaders)
-        readersUsed = Int(info.me_numreaders)
-    }
-}
-
 extension Environment {
     /// Writes queued and not yet taken by the writer; for tests.
     var writerQueueLength: Int { writer.queueLength }

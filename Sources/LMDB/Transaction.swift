@@ -1,13 +1,6 @@
 import CLMDB
 import Foundation
 
-/// Marks what a `Transaction` may do.
-public protocol TransactionAccess {}
-/// A read-only snapshot.
-public enum ReadOnly: TransactionAccess {}
-/// The environment's single write transaction.
-public enum ReadWrite: TransactionAccess {}
-
 /// A read-only transaction: a consistent snapshot of every database.
 public typealias ReadTransaction = Transaction<ReadOnly>
 /// A write transaction; it can also read, and sees its own writes.
@@ -129,30 +122,5 @@ public struct Transaction<Access: TransactionAccess>: ~Copyable {
     func checkWrite(_ code: Int32, _ context: @autoclosure () -> String) throws(LMDBError) {
         if code == MDB_MAP_FULL || code == MDB_TXN_FULL { failureRecord?.pointee = code }
         try check(code, context())
-    }
-}
-
-/// Whether a scan goes on.
-public enum ScanControl: Sendable {
-    case proceed
-    case stop
-}
-
-/// `mdb_stat` of one database.
-public struct DatabaseStatistics: Sendable, Hashable {
-    public let entries: Int
-    public let depth: Int
-    public let branchPages: Int
-    public let leafPages: Int
-    public let overflowPages: Int
-    public let pageSize: Int
-
-    init(_ stat: MDB_stat) {
-        entries = stat.ms_entries
-        depth = Int(stat.ms_depth)
-        branchPages = stat.ms_branch_pages
-        leafPages = stat.ms_leaf_pages
-        overflowPages = stat.ms_overflow_pages
-        pageSize = Int(stat.ms_psize)
     }
 }

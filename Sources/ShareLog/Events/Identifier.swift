@@ -37,23 +37,3 @@ extension Identifier {
         lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
     }
 }
-
-/// The identity of a replica (a store), made once when the store is created.
-public struct ReplicaID: Identifier {
-    public let uuid: UUID
-    public init(uuid: UUID) { self.uuid = uuid }
-}
-
-/// A store's incarnation: made with the store, so a wiped and recreated
-/// replica is told apart from its earlier self and stale cursors are caught.
-public struct Epoch: Identifier {
-    public let uuid: UUID
-    public init(uuid: UUID) { self.uuid = uuid }
-}
-
-/// A share's record name: a random UUID that also works as a capability,
-/// as in CloudKit's public database.
-public struct RecordName: Identifier {
-    public let uuid: UUID
-    public init(uuid: UUID) { self.uuid = uuid }
-}

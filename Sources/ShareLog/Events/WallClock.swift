@@ -5,16 +5,3 @@ import Foundation
 public protocol WallClock: Sendable {
     func now() -> Timestamp
 }
-
-/// The system's clock.
-public struct SystemClock: WallClock {
-    public init() {}
-    public func now() -> Timestamp { Timestamp(Date()) }
-}
-
-/// A clock that always says the same time.
-public struct FixedClock: WallClock {
-    public let time: Timestamp
-    public init(_ time: Timestamp) { self.time = time }
-    public func now() -> Timestamp { time }
-}

@@ -120,27 +120,3 @@ extension ShareStore {
         }
     }
 }
-
-/// A share as the clip sees it.
-public struct Share: Hashable, Sendable {
-    public let recordName: RecordName
-    public let vCard: [UInt8]
-    public let createdAt: Timestamp
-    public let expiresAt: Timestamp
-}
-
-/// The answer to a fetch by record name.
-public enum FetchResult: Hashable, Sendable {
-    case live(Share)
-    case expired(at: Timestamp, reason: ExpiryReason)
-    case notFound
-}
-
-/// A share just created.
-public struct CreatedShare: Hashable, Sendable {
-    public let recordName: RecordName
-    public let createdAt: Timestamp
-    public let expiresAt: Timestamp
-    /// The App Clip link to put in the QR code.
-    public let link: String
-}

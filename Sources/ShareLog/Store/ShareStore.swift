@@ -149,9 +149,3 @@ public final class ShareStore: Sendable {
         return try read { txn in try log.entries(after: position, limit: limit, maxBytes: maxBytes, in: txn) }
     }
 }
-
-/// What `apply` did.
-public struct ApplyReport: Hashable, Sendable {
-    public let applied: Int
-    public let duplicates: Int
-}

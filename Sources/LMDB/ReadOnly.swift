@@ -1,0 +1,2 @@
+/// A read-only snapshot.
+public enum ReadOnly: TransactionAccess {}

@@ -1,0 +1,2 @@
+/// The environment's single write transaction.
+public enum ReadWrite: TransactionAccess {}

@@ -1,0 +1,5 @@
+/// Whether a scan goes on.
+public enum ScanControl: Sendable {
+    case proceed
+    case stop
+}

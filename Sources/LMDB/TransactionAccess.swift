@@ -1,0 +1,2 @@
+/// Marks what a `Transaction` may do.
+public protocol TransactionAccess {}

@@ -1,0 +1,7 @@
+import Foundation
+
+/// The system's clock.
+public struct SystemClock: WallClock {
+    public init() {}
+    public func now() -> Timestamp { Timestamp(Date()) }
+}

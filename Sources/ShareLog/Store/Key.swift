@@ -1,0 +1,52 @@
+import LMDB
+
+/// Key encodings.
+enum Key {
+    static func sequence(_ sequence: UInt64) -> [UInt8] { bigEndian(sequence) }
+
+    static func event(_ id: EventID) -> [UInt8] { id.origin.bytes + bigEndian(id.counter) }
+
+    static func expiry(_ expiresAt: Timestamp, _ name: RecordName) -> [UInt8] {
+        bigEndian(UInt64(clamping: max(expiresAt.milliseconds, 0))) + name.bytes
+    }
+
+    /// Every `expiry` key of a share due at `time` (`expiresAt <= time`):
+    /// keys sort by expiresAt first, so they all lie below this bound.
+    static func due(at time: Timestamp) -> KeyRange {
+        .upTo(bigEndian(UInt64(clamping: time.milliseconds) &+ 1))
+    }
+
+    /// Reads an `expiry` key: expiresAt (8) and a record name (16).
+    ///
+    /// - Returns: nil for a damaged key: another length, or a time past
+    ///   `Int64.max` milliseconds, which `expiry(_:_:)` never writes.
+    static func expiryEntry(_ key: UnsafeRawBufferPointer) -> (expiresAt: Timestamp, name: RecordName)? {
+        guard key.count == 24,
+              let milliseconds = integer(UnsafeRawBufferPointer(rebasing: key[..<8]), as: UInt64.self).flatMap(Int64.init(exactly:))
+        else { return nil }
+        return (Timestamp(milliseconds: milliseconds), RecordName(bytes: key[8...]))
+    }
+
+    static func recordCreate(_ name: RecordName, _ sequence: UInt64) -> [UInt8] { name.bytes + bigEndian(sequence) }
+
+    static func bigEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
+        withUnsafeBytes(of: value.bigEndian) { Array($0) }
+    }
+
+    /// Lowercase hexadecimal, two digits a byte: how reports and errors show a key.
+    static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Reads a big-endian integer that fills `bytes`, or nil for another size.
+    static func integer<T: FixedWidthInteger>(_ bytes: UnsafeRawBufferPointer, as: T.Type = T.self) -> T? {
+        guard bytes.count == MemoryLayout<T>.size else { return nil }
+        return T(bigEndian: bytes.loadUnaligned(as: T.self))
+    }
+}

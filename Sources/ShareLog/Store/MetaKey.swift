@@ -1,0 +1,15 @@
+/// Keys of the `meta` database.
+enum MetaKey {
+    /// UInt32: the store format version.
+    static let schema = Array("schema".utf8)
+    /// 16 bytes: this replica's id.
+    static let replica = Array("replica".utf8)
+    /// 16 bytes: this store's epoch.
+    static let epoch = Array("epoch".utf8)
+    /// UInt64: the origin sequence of the last event this replica made.
+    static let originSequence = Array("origin-sequence".utf8)
+    /// UInt64: shares whose state is live (due ones included until swept).
+    static let liveCount = Array("live-count".utf8)
+    /// UInt64: shares whose state is expired (tombstones).
+    static let expiredCount = Array("expired-count".utf8)
+}

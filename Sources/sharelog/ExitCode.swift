@@ -1,0 +1,24 @@
+import ShareLog
+
+/// The documented exit codes.
+enum ExitCode {
+    static let success: Int32 = 0
+    static let failure: Int32 = 1
+    static let usage: Int32 = 2
+    static let notFound: Int32 = 3
+    static let expired: Int32 = 4
+    static let invalidInput: Int32 = 5
+
+    /// The exit code for an error that reached the top.
+    static func of(_ error: any Error) -> Int32 {
+        switch error {
+        case CLIError.usage: usage
+        case CLIError.invalidInput: invalidInput
+        case ShareLogError.notFound, ShareLogError.storeNotFound: notFound
+        case ShareLogError.expired: expired
+        case ShareLogError.invalidVCard, ShareLogError.invalidTTL, ShareLogError.invalidRecordName,
+             ShareLogError.invalidLink: invalidInput
+        default: failure
+        }
+    }
+}
