@@ -62,7 +62,7 @@ import Testing
             sweepAt: BenchTime.start + 2 * BenchTime.day)
         store.close()
         let shareLog = try ShareStore.open(at: path)
-        let verification = try shareLog.verify()
+        let verification = try await shareLog.verify()
         #expect(verification.isConsistent)
         #expect(verification.events == 25)
         // Card 0 was due a day after 1_800_000_000_000 and swept; card 19

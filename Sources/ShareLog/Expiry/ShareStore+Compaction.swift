@@ -22,6 +22,7 @@ extension ShareStore {
     ///   key, with that batch unwritten and no scrub.
     /// - Parameter progress: called after each committed batch.
     @discardableResult
+    @available(*, noasync, message: "use the async compact from async code")
     public func compact(batchSize: Int = 1000, progress: ((CompactionReport) -> Void)? = nil) throws -> CompactionReport {
         precondition(batchSize > 0, "a compaction batch holds at least one entry")
         var report = CompactionReport()

@@ -14,6 +14,7 @@ extension ShareStore {
     ///   that batch unwritten (earlier batches stay committed).
     /// - Parameter progress: called after each committed batch.
     @discardableResult
+    @available(*, noasync, message: "use the async sweep from async code")
     public func sweep(
         at time: Timestamp? = nil, batchSize: Int = 1000, progress: ((SweepReport) -> Void)? = nil
     ) throws -> SweepReport {

@@ -29,7 +29,7 @@ extension ShareStore {
     /// Creates one share per card in a single transaction: all or none.
     ///
     /// - Throws: `invalidVCard` or `invalidTTL` for any card, with nothing written.
-    @available(*, noasync, message: "call from a thread that may block on a disk write")
+    @available(*, noasync, message: "use the async create(vCards:) from async code")
     public func create(vCards: [[UInt8]], ttl: Duration = ShareStore.defaultTTL) throws -> [CreatedShare] {
         let batch = try vCards.map { try prepareCreation(of: $0, ttl: ttl) }
         try write { txn in
@@ -104,6 +104,7 @@ extension ShareStore {
     /// - Throws: `notFound`, or `expired` when it already ended (due shares
     ///   included); nothing is written then.
     @discardableResult
+    @available(*, noasync, message: "use the async revoke from async code")
     public func revoke(_ name: RecordName) throws -> ShareExpired {
         let now = clock.now()
         return try write { txn in

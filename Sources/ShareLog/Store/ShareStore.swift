@@ -122,6 +122,7 @@ public final class ShareStore: Sendable {
     ///   would refuse to create; nothing of the batch is written then.
     /// - Returns: how many were new and how many were duplicates.
     @discardableResult
+    @available(*, noasync, message: "use the async apply from async code")
     public func apply(_ events: [Event]) throws -> ApplyReport {
         for case .shareCreated(let created) in events.map(\.kind) {
             guard let vCard = created.vCard else { continue }

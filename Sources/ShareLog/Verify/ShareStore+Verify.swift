@@ -39,6 +39,7 @@ extension ShareStore {
     ///     least 1).
     ///   - progress: called with the log entries read so far, counting
     ///     each pass, and at the end of each pass.
+    @available(*, noasync, message: "use the async verify from async code")
     public func verify(
         windowSize: Int = 150_000, chunkSize: Int = 10_000, progress: ((Int) -> Void)? = nil
     ) throws -> VerificationReport {
