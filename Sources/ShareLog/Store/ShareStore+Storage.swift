@@ -12,11 +12,25 @@ extension ShareStore {
     }
 
     func write<R: Sendable>(_ body: @escaping @Sendable (borrowing WriteTransaction) throws -> R) throws -> R {
-        try Self.storage { try environment.write(body) }
+        let result = try Self.storage { try environment.write(body) }
+        announceCommit()
+        return result
     }
 
     func write<R: Sendable>(_ body: @escaping @Sendable (borrowing WriteTransaction) throws -> R) async throws -> R {
-        do { return try await environment.write(body) } catch let error as LMDBError { throw ShareLogError.storage(error) }
+        let result: R
+        do { result = try await environment.write(body) } catch let error as LMDBError { throw ShareLogError.storage(error) }
+        announceCommit()
+        return result
+    }
+
+    /// Tells `commits()` subscribers the last log position, when there are
+    /// any. The write has committed, so a failure to read the position must
+    /// not turn its success into an error: that announcement is skipped, and
+    /// the next commit's covers it.
+    private func announceCommit() {
+        guard commitFeed.isWatched, let position = try? read({ txn in try log.lastPosition(in: txn) }) else { return }
+        commitFeed.publish(position)
     }
 
     /// `Environment.scrub()`, for compaction.

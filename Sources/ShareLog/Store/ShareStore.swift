@@ -22,6 +22,7 @@ public final class ShareStore: Sendable {
     let environment: Environment
     let schema: Schema
     let clock: any WallClock
+    let commitFeed = CommitFeed()
     public let options: Options
     /// True when the `open(at:creatingIfMissing:)` that made this instance
     /// initialised the store; false when the store was already there.
@@ -99,6 +100,18 @@ public final class ShareStore: Sendable {
         self.replicaID = ReplicaID(bytes: replica)
         self.epoch = Epoch(bytes: epoch)
         self.wasCreated = wasCreated
+    }
+
+    deinit { commitFeed.finish() }
+
+    /// The last log position after every commit through this instance that
+    /// moved it: first the current one, then each larger one (a slow reader
+    /// skips to the newest). A follower reads `events(after:)` its cursor
+    /// on each. Commits by another `ShareStore` instance or another process
+    /// are not announced: one process serves a store through one instance.
+    /// The stream ends when the iterating task stops or the store goes.
+    public func commits() throws -> AsyncStream<UInt64> {
+        try commitFeed.subscribe { try read { txn in try log.lastPosition(in: txn) } }
     }
 
     /// Logs an event made by this replica and projects it, in `txn`.
