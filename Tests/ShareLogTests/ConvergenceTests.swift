@@ -152,6 +152,26 @@ import Testing
         #expect(try test.store.fetch(name) == .expired(at: Timestamp(milliseconds: -60_000), reason: .ttl))
     }
 
+    @Test func beforeThe1970sOnlySharesWhoseOwnExpiresAtIsDueAreDueOrSwept() throws {
+        let test = try TestStore()
+        let replica = ForeignReplica()
+        let early = RecordName.random(), late = RecordName.random()
+        // Both sit under index key 0; only `early` is due at -500 ms.
+        try test.store.apply([
+            replica.created(early, at: Timestamp(milliseconds: -120_000), ttl: .seconds(119)),
+            replica.created(late, at: Timestamp(milliseconds: -120_000), ttl: .milliseconds(119_990)),
+        ])
+        let now = Timestamp(milliseconds: -500)
+        #expect(try test.store.stats(at: now).due == 1)
+        #expect(try test.store.sweep(at: now).expired == 1)
+        #expect(try test.store.fetch(early, at: now) == .expired(at: Timestamp(milliseconds: -1_000), reason: .ttl))
+        #expect(try test.store.fetch(late, at: now) == .live(Share(
+            recordName: late, vCard: smallCard(), createdAt: Timestamp(milliseconds: -120_000),
+            expiresAt: Timestamp(milliseconds: -10))))
+        #expect(try test.store.stats(at: now).due == 0)
+        #expect(try test.store.verify().isConsistent)
+    }
+
     /// Records an issue listing every difference between the store's
     /// databases and `expected` (the model's image), or the bytes the
     /// decoder refused, and returns whether all was as expected.

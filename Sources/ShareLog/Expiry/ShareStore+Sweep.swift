@@ -31,12 +31,12 @@ extension ShareStore {
                             database: "expiry", key: Array(entry.key),
                             reason: "not an expiry time (8 bytes, at most Int64.max) and a record name (16 bytes)")
                     }
-                    due.append((Array(entry.key), expiresAt, name))
+                    let at = try self.expiresAt(of: name, indexedAt: expiresAt, in: txn)
+                    guard at <= now else { return .proceed }
+                    due.append((Array(entry.key), at, name))
                     return due.count < batchSize ? .proceed : .stop
                 }
-                for (key, expiresAt, name) in due {
-                    // The key holds a time before 1970 as 0; the share holds the real one.
-                    let at = try self.projection.state(of: name, includingVCard: false, in: txn)?.creation?.expiresAt ?? expiresAt
+                for (key, at, name) in due {
                     let expired = ShareExpired(recordName: name, at: at, reason: .ttl)
                     _ = try self.appendLocal(.shareExpired(expired), in: txn)
                     // Expiring a live share removes its entry. One that stays
@@ -44,7 +44,7 @@ extension ShareStore {
                     // in every sweep.
                     if try txn.contains(key, in: self.schema.expiry) {
                         throw ShareLogError.corruptKey(
-                            database: "expiry", key: key, reason: "no live share \(name) expires at \(expiresAt.iso8601)")
+                            database: "expiry", key: key, reason: "no live share \(name) expires at \(at.iso8601)")
                     }
                 }
                 return (due.count, visited)
@@ -56,14 +56,13 @@ extension ShareStore {
             if batch.expired < batchSize { return report }
         }
     }
-}
 
-/// What a sweep did.
-public struct SweepReport: Hashable, Sendable {
-    /// Shares turned expired.
-    public var expired = 0
-    /// Write transactions committed.
-    public var batches = 0
-    /// Expiry index entries read: the due ones, never the live ones.
-    public var keysVisited = 0
+    /// When share `name`, found in the expiry index at `indexed`, expires.
+    /// The index holds a time before 1970 as 0, so there the share's own
+    /// state says; everywhere else the index does. Costs a lookup only for
+    /// those pre-1970 entries.
+    func expiresAt(of name: RecordName, indexedAt indexed: Timestamp, in txn: borrowing Transaction<some TransactionAccess>) throws -> Timestamp {
+        guard indexed.milliseconds == 0 else { return indexed }
+        return try projection.state(of: name, includingVCard: false, in: txn)?.creation?.expiresAt ?? indexed
+    }
 }

@@ -17,7 +17,7 @@ extension ShareStore {
                 lastPosition: try log.lastPosition(in: txn),
                 live: try Self.count(MetaKey.liveCount, schema: schema, in: txn),
                 expired: try Self.count(MetaKey.expiredCount, schema: schema, in: txn),
-                due: try txn.scan(schema.expiry, in: Key.due(at: now)) { _ in .proceed },
+                due: try dueCount(at: now, in: txn),
                 pendingRedactions: try txn.count(in: schema.pendingRedactions),
                 fileBytes: fileBytes,
                 usedBytes: (info.lastPage + 1) * pageSize,
@@ -34,28 +34,21 @@ extension ShareStore {
         }
         return count
     }
-}
 
-/// A store's identity, counts and sizes.
-public struct StoreStats: Sendable, Hashable {
-    public let replicaID: ReplicaID
-    public let epoch: Epoch
-    /// Entries in the log.
-    public let events: Int
-    /// The local sequence of the last entry.
-    public let lastPosition: UInt64
-    /// Shares not yet expired in the projection (due ones included until swept).
-    public let live: Int
-    /// Expired shares (tombstones).
-    public let expired: Int
-    /// Live shares whose time is up: the next sweep's work.
-    public let due: Int
-    /// Log entries still holding an expired share's card: the next compaction's work.
-    public let pendingRedactions: Int
-    /// The size of data.mdb.
-    public let fileBytes: Int
-    /// Bytes of data.mdb in use (up to the last page written).
-    public let usedBytes: Int
-    /// The current LMDB map size.
-    public let mapBytes: Int
+    /// Shares due at `now` that no sweep has expired yet: the expiry index
+    /// up to `now`, where an entry indexed at 0 (a time before 1970) counts
+    /// only if its share's own `expiresAt` is due.
+    private func dueCount(at now: Timestamp, in txn: borrowing ReadTransaction) throws -> Int {
+        var due = 0
+        try txn.scan(schema.expiry, in: Key.due(at: now)) { entry in
+            guard let (indexed, name) = Key.expiryEntry(entry.key) else {
+                throw ShareLogError.corruptKey(
+                    database: "expiry", key: Array(entry.key),
+                    reason: "not an expiry time (8 bytes, at most Int64.max) and a record name (16 bytes)")
+            }
+            if try expiresAt(of: name, indexedAt: indexed, in: txn) <= now { due += 1 }
+            return .proceed
+        }
+        return due
+    }
 }
