@@ -34,4 +34,20 @@ import TestSupport
         var positions = try test.store.commits().makeAsyncIterator()
         #expect(await positions.next() == 2)
     }
+
+    @Test func aSubscriberNeverEndsOnAnOlderPositionThanOneItWasGiven() async {
+        let feed = CommitFeed()
+        // A commit announces position 2 while the subscriber's first read
+        // still sees the older snapshot, position 1.
+        var positions = feed.subscribe {
+            feed.publish(2)
+            return 1
+        }.makeAsyncIterator()
+        #expect(await positions.next() == 2)
+        feed.publish(4)
+        feed.publish(3)
+        #expect(await positions.next() == 4)
+        feed.finish()
+        #expect(await positions.next() == nil)
+    }
 }
