@@ -60,6 +60,16 @@ import Testing
         #expect(Timestamp(iso8601: text) == Timestamp(milliseconds: milliseconds))
     }
 
+    /// Offsets in either ISO form, `±HH:MM` and `±HHMM` (as `date +%z`
+    /// prints them), name the same instant.
+    @Test(arguments: [
+        "2026-12-01T15:30:00+05:30", "2026-12-01T15:30:00+0530", "2026-12-01T05:00:00-0500", "2026-12-01T10:00:00+0000",
+        "+2026-12-01T10:00:00Z", "+002026-12-01T10:00:00.000Z",
+    ])
+    func offsetsInEitherFormNameTheSameInstant(text: String) {
+        #expect(Timestamp(iso8601: text) == Timestamp(milliseconds: 1_796_119_200_000))
+    }
+
     /// Times beyond what Int64 milliseconds hold, one millisecond past either
     /// end or far beyond, and impossible dates are refused as text, never
     /// trapped on or wrapped around.
@@ -68,6 +78,7 @@ import Testing
         "1000000000-01-01T00:00:00Z", "99999999999999999999-01-01T00:00:00Z",
         "-99999999999999999999-01-01T00:00:00Z", "2026-02-29T00:00:00Z", "2026-13-01T00:00:00Z",
         "2026-12-01T24:00:00Z", "2026-12-01T10:00:00", "2026-12-01T10:00:00+2:00", "2026-12-01 10:00:00Z",
+        "20266-12-01T10:00:00Z", "-0000-01-01T00:00:00Z", "2026-12-01T10:00:00+053", "2026-12-01T10:00:00+05300",
     ])
     func yearsOutsideTheRangeAreRefused(text: String) {
         #expect(Timestamp(iso8601: text) == nil)

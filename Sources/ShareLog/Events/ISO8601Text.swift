@@ -27,15 +27,18 @@ enum ISO8601Text {
             + "\(padded(seconds / 60 % 60, 2)):\(padded(seconds % 60, 2)).\(padded(dayMilliseconds % 1000, 3))Z"
     }
 
-    /// Parses `[±]YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM|±HHMM)`. Digits of
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM|±HHMM)`, where a year
+    /// outside 0000...9999 takes a sign (`±YYYYYY`, four digits or more; a
+    /// five-digit year without a sign is a typo, not year 20266). Digits of
     /// the fraction past the millisecond are dropped. Nil for anything
     /// else, for an impossible date or time, or for an instant outside the
     /// `Int64` range of milliseconds.
     static func parse(_ text: String) -> Int64? {
         var scanner = Scanner(Array(text.utf8))
         let negative = scanner.take("-")
-        if !negative { _ = scanner.take("+") }
-        guard let yearDigits = scanner.digits(atLeast: 4, atMost: 12),
+        let signed = negative || scanner.take("+")
+        guard let yearDigits = scanner.digits(atLeast: 4, atMost: signed ? 12 : 4),
+              !(negative && yearDigits == 0),
               scanner.take("-"), let month = scanner.digits(exactly: 2), (1...12).contains(month),
               scanner.take("-"), let day = scanner.digits(exactly: 2),
               scanner.take("T"), let hour = scanner.digits(exactly: 2), hour < 24,
@@ -54,7 +57,7 @@ enum ISO8601Text {
             offsetMinutes = 0
         } else {
             let sign: Int64 = scanner.take("+") ? 1 : scanner.take("-") ? -1 : 0
-            guard sign != 0, let hours = scanner.digits(exactly: 2), hours < 24 else { return nil }
+            guard sign != 0, let hours = scanner.digits(exactly: 2, followedByDigit: true), hours < 24 else { return nil }
             _ = scanner.take(":")
             guard let minutes = scanner.digits(exactly: 2), minutes < 60 else { return nil }
             offsetMinutes = sign * (hours * 60 + minutes)
@@ -124,10 +127,15 @@ enum ISO8601Text {
             return true
         }
 
-        mutating func digits(exactly count: Int) -> Int64? { digits(atLeast: count, atMost: count) }
+        /// Exactly `count` digits; unless `followedByDigit`, not followed by
+        /// another (`+0530` reads its hours with more digits after them).
+        mutating func digits(exactly count: Int, followedByDigit: Bool = false) -> Int64? {
+            digits(atLeast: count, atMost: count, followedByDigit: followedByDigit)
+        }
 
-        /// A run of `atLeast...atMost` decimal digits, and not followed by another.
-        mutating func digits(atLeast minimum: Int, atMost maximum: Int) -> Int64? {
+        /// A run of `atLeast...atMost` decimal digits, and unless
+        /// `followedByDigit`, not followed by another.
+        mutating func digits(atLeast minimum: Int, atMost maximum: Int, followedByDigit: Bool = false) -> Int64? {
             let start = index
             var value: Int64 = 0
             while index < bytes.count, index - start < maximum, let digit = Self.digit(bytes[index]) {
@@ -135,7 +143,7 @@ enum ISO8601Text {
                 index += 1
             }
             let count = index - start
-            guard count >= minimum, index == bytes.count || Self.digit(bytes[index]) == nil else { return nil }
+            guard count >= minimum, followedByDigit || index == bytes.count || Self.digit(bytes[index]) == nil else { return nil }
             return value
         }
 
