@@ -27,10 +27,7 @@ public final class Environment: Sendable {
     /// - Throws: `LMDBError` with the failing call and path; the handle is
     ///   closed again whatever step failed.
     public static func open(at path: String, databases: [String], options: Options = Options()) throws -> Environment {
-        if !options.readOnly {
-            try FileManager.default.createDirectory(
-                atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        }
+        if !options.readOnly { try createDirectory(path) }
         let fileID = try FileID(path: path)
         let configuration = EnvironmentRegistry.Configuration(databases: Set(databases), options: options)
         return try EnvironmentRegistry.environment(for: fileID, configuration: configuration) { id in
@@ -191,4 +188,24 @@ public final class Environment: Sendable {
 extension Environment {
     /// Writes queued and not yet taken by the writer; for tests.
     var writerQueueLength: Int { writer.queueLength }
+
+    /// Creates `path` and any missing parent, each readable by this user
+    /// only (0700), like `mkdir -p`.
+    ///
+    /// - Throws: `LMDBError` with the `errno` of the `mkdir` that failed
+    ///   (a file in the way, no permission), so every failure of `open` is
+    ///   an `LMDBError`.
+    private static func createDirectory(_ path: String) throws(LMDBError) {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            prefix += component
+            if mkdir(prefix, 0o700) != 0, errno != EEXIST {
+                throw LMDBError(code: errno, context: "create directory '\(prefix)'")
+            }
+            prefix += "/"
+        }
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw LMDBError(code: errno, context: "stat '\(path)'") }
+        guard status.st_mode & S_IFMT == S_IFDIR else { throw LMDBError(code: ENOTDIR, context: "'\(path)' is not a directory") }
+    }
 }

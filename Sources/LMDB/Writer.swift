@@ -93,7 +93,9 @@ final class Writer: @unchecked Sendable {
         threadID.store(UInt(pthread_self()), ordering: .releasing)
         while true {
             wakeUp.wait()
-            var (batch, stop) = queue.withLock { queue in
+            var batch: [WriteRequest]
+            let stop: Bool
+            (batch, stop) = queue.withLock { queue in
                 let count = Writer.groupSize(queue.pending)
                 let batch = Array(queue.pending.prefix(count))
                 queue.pending.removeFirst(count)

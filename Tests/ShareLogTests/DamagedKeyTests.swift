@@ -58,7 +58,7 @@ import TestSupport
         let key = share.recordName.bytes + [UInt8](repeating: 1, count: 9)
         try Self.put([1], forKey: key, in: \.recordCreates, of: test)
         let error = ShareLogError.corruptKey(
-            database: "recordCreates", key: key, reason: "not a record name (16 bytes) and a local sequence (8 bytes)")
+            database: "recordCreates", key: key, reason: "not a record name (16 bytes) and a log position (8 bytes)")
         #expect(throws: error) { try test.store.revoke(share.recordName) }
         test.clock.advance(by: .seconds(60))
         #expect(throws: error) { try test.store.sweep() }
@@ -73,7 +73,7 @@ import TestSupport
         try test.store.revoke(share.recordName)
         let key: [UInt8] = [0, 0, 0, 0, 0, 0, 9]
         try Self.put([], forKey: key, in: \.pendingRedactions, of: test)
-        #expect(throws: ShareLogError.corruptKey(database: "pendingRedactions", key: key, reason: "not an 8-byte local sequence")) {
+        #expect(throws: ShareLogError.corruptKey(database: "pendingRedactions", key: key, reason: "not an 8-byte log position")) {
             try test.store.compact()
         }
         // The batch was not written: the creation still holds its card.
@@ -92,7 +92,7 @@ import TestSupport
         let stray = replica.event(.unknown(code: 42, flags: 0, payload: [7]))
         let key = [UInt8](repeating: 0xFF, count: 8)
         try Self.put(EventCodec.encode(stray), forKey: key, in: \.log, of: test)
-        let error = ShareLogError.corruptKey(database: "log", key: key, reason: "the largest local sequence; no entry can follow it")
+        let error = ShareLogError.corruptKey(database: "log", key: key, reason: "the largest log position; no entry can follow it")
         #expect(throws: error) { try test.store.create(vCard: smallCard(1)) }
         #expect(throws: error) { try test.store.apply([replica.event(.unknown(code: 42, flags: 0, payload: [8]))]) }
         test.clock.advance(by: .seconds(60))
@@ -110,13 +110,13 @@ import TestSupport
         _ = try test.store.create(vCard: smallCard(), ttl: .seconds(60))
         let key = [UInt8](repeating: 0xFF, count: 9)
         try Self.put(EventCodec.encode(ForeignReplica().event(.unknown(code: 42, flags: 0, payload: []))), forKey: key, in: \.log, of: test)
-        let error = ShareLogError.corruptKey(database: "log", key: key, reason: "not an 8-byte local sequence")
+        let error = ShareLogError.corruptKey(database: "log", key: key, reason: "not an 8-byte log position")
         #expect(throws: error) { try test.store.create(vCard: smallCard(1)) }
         #expect(throws: error) { try test.store.events(after: 0) }
         let report = try test.store.verify()
         #expect(report.events == 1)
         #expect(report.positionGaps == [])
-        #expect(report.mismatches == [Mismatch(database: "log", key: String(repeating: "ff", count: 9), problem: "not an 8-byte local sequence")])
+        #expect(report.mismatches == [Mismatch(database: "log", key: String(repeating: "ff", count: 9), problem: "not an 8-byte log position")])
     }
 
     @Test func aLogKeyOfSequenceZeroIsReportedByVerify() throws {
@@ -126,7 +126,7 @@ import TestSupport
         let report = try test.store.verify()
         #expect(report.positionGaps == [])
         #expect(report.mismatches == [
-            Mismatch(database: "log", key: "0000000000000000", problem: "local sequences start at 1"),
+            Mismatch(database: "log", key: "0000000000000000", problem: "log positions start at 1"),
             Mismatch(database: "eventIndex", key: Self.hex(stray.id.origin.bytes + [0, 0, 0, 0, 0, 0, 0, 1]), problem: "implied by the log but missing"),
         ])
     }
@@ -147,7 +147,7 @@ import TestSupport
 
     @Test func theErrorSaysWhatIsDamagedAndWhatToDo() {
         let error = ShareLogError.corruptKey(database: "expiry", key: [0x00, 0xAB], reason: "too short")
-        #expect(error.description == "the store's 'expiry' database holds a damaged key 00ab (too short); nothing was written. "
+        #expect(error.description == "the store's 'expiry' database holds a damaged key 00ab (too short); the write that met it was not committed. "
             + "Run 'sharelog verify' to see all the damage, then restore the store from a replica")
     }
 
@@ -162,7 +162,7 @@ import TestSupport
         let compacted = try cli.run("compact")
         #expect(compacted.status == 1)
         #expect(compacted.error == "sharelog: the store's 'pendingRedactions' database holds a damaged key 00000000000009 "
-            + "(not an 8-byte local sequence); nothing was written. "
+            + "(not an 8-byte log position); the write that met it was not committed. "
             + "Run 'sharelog verify' to see all the damage, then restore the store from a replica\n")
         let verified = try cli.run("verify")
         #expect(verified.status == 1)

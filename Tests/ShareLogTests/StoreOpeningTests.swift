@@ -120,4 +120,17 @@ import TestSupport
         #expect(refusal.map { if case .storage(.init(code: ENOENT)) = $0 { true } else { false } } == true, "\(String(describing: refusal))")
         #expect(!FileManager.default.fileExists(atPath: path))
     }
+
+    @Test func aFileWhereTheStoreShouldGoIsAStorageErrorWithNothingCreated() throws {
+        let dir = TemporaryDirectory()
+        let file = dir.appending("file")
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("not a store".utf8)))
+        #expect(throws: ShareLogError.storage(LMDBError(code: ENOTDIR))) {
+            try ShareStore.open(at: file + "/store", creatingIfMissing: true)
+        }
+        #expect(throws: ShareLogError.storage(LMDBError(code: ENOTDIR))) {
+            try ShareStore.open(at: file, creatingIfMissing: true)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == Data("not a store".utf8))
+    }
 }

@@ -8,7 +8,7 @@
 /// | 1 | 1 | kind: 1 shareCreated, 2 shareExpired, others unknown |
 /// | 2 | 1 | flags: bit 0 = redacted (shareCreated without its vCard); no others for known kinds; kept as they are for unknown ones |
 /// | 3 | 16 | origin replica id |
-/// | 19 | 8 | origin sequence |
+/// | 19 | 8 | origin counter |
 /// | 27 | 4 | payload length n |
 /// | 31 | n | payload |
 /// | 31+n | 4 | CRC-32 of bytes 0..<31+n |

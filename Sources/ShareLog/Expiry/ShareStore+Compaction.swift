@@ -32,7 +32,7 @@ extension ShareStore {
                 try txn.scan(self.schema.pendingRedactions) { entry in
                     guard let sequence = Key.integer(entry.key, as: UInt64.self) else {
                         throw ShareLogError.corruptKey(
-                            database: "pendingRedactions", key: Array(entry.key), reason: "not an 8-byte local sequence")
+                            database: "pendingRedactions", key: Array(entry.key), reason: "not an 8-byte log position")
                     }
                     sequences.append(sequence)
                     return sequences.count < batchSize ? .proceed : .stop

@@ -1,6 +1,6 @@
 import LMDB
 
-/// The append-only log: events by local sequence, with an index by event id
+/// The append-only log: events by log position, with an index by event id
 /// so that an event is stored once however often it arrives.
 ///
 /// Local sequences start at 1 and have no gaps. Entries are never removed;
@@ -9,7 +9,7 @@ import LMDB
 struct EventLog {
     let schema: Schema
 
-    /// The local sequence of the last entry, 0 for an empty log. O(log n).
+    /// The log position of the last entry, 0 for an empty log. O(log n).
     ///
     /// - Throws: `ShareLogError.corruptKey` when the last key is not an
     ///   8-byte sequence.
@@ -20,31 +20,26 @@ struct EventLog {
         }
     }
 
-    /// The local sequence a log key holds.
+    /// The log position a log key holds.
     ///
     /// - Throws: `ShareLogError.corruptKey` for a key of another length.
     static func sequence(ofKey key: UnsafeRawBufferPointer) throws(ShareLogError) -> UInt64 {
         guard let sequence = Key.integer(key, as: UInt64.self) else {
-            throw ShareLogError.corruptKey(database: "log", key: Array(key), reason: "not an 8-byte local sequence")
+            throw ShareLogError.corruptKey(database: "log", key: Array(key), reason: "not an 8-byte log position")
         }
         return sequence
     }
 
-    /// The local sequence holding event `id`, if logged.
-    func sequence(of id: EventID, in txn: borrowing Transaction<some TransactionAccess>) throws -> UInt64? {
-        try txn.withValue(forKey: Key.event(id), in: schema.eventIndex) { Key.integer($0, as: UInt64.self) } ?? nil
-    }
-
     /// Appends `encoded` (the encoding of `event`) unless its id is logged.
     ///
-    /// - Returns: the new local sequence, or nil for a duplicate.
+    /// - Returns: the new log position, or nil for a duplicate.
     /// - Throws: `ShareLogError.corruptKey` when the last log key is damaged.
     func append(_ event: Event, encoded: [UInt8], in txn: borrowing WriteTransaction) throws -> UInt64? {
         if try txn.contains(Key.event(event.id), in: schema.eventIndex) { return nil }
         let last = try lastPosition(in: txn)
         guard last < .max else {
             throw ShareLogError.corruptKey(
-                database: "log", key: Key.sequence(last), reason: "the largest local sequence; no entry can follow it")
+                database: "log", key: Key.sequence(last), reason: "the largest log position; no entry can follow it")
         }
         let sequence = last + 1
         try txn.put(encoded, forKey: Key.sequence(sequence), in: schema.log, flags: .append)

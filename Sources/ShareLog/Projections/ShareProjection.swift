@@ -91,7 +91,7 @@ struct ShareProjection {
             // Skipping a damaged key would leave its card in the log for good.
             guard let sequence = Key.integer(UnsafeRawBufferPointer(rebasing: entry.key[16...]), as: UInt64.self) else {
                 throw ShareLogError.corruptKey(
-                    database: "recordCreates", key: Array(entry.key), reason: "not a record name (16 bytes) and a local sequence (8 bytes)")
+                    database: "recordCreates", key: Array(entry.key), reason: "not a record name (16 bytes) and a log position (8 bytes)")
             }
             if entry.value.first == 1 { sequences.append(sequence) }
             return .proceed

@@ -6,7 +6,7 @@ enum MetaKey {
     static let replica = Array("replica".utf8)
     /// 16 bytes: this store's epoch.
     static let epoch = Array("epoch".utf8)
-    /// UInt64: the origin sequence of the last event this replica made.
+    /// UInt64: the origin counter of the last event this replica made.
     static let originSequence = Array("origin-sequence".utf8)
     /// UInt64: shares whose state is live (due ones included until swept).
     static let liveCount = Array("live-count".utf8)

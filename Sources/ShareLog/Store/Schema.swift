@@ -7,12 +7,12 @@ import LMDB
 /// | database | key | value |
 /// |---|---|---|
 /// | meta | ASCII name | see `MetaKey` |
-/// | log | local sequence (8) | `EventCodec` bytes |
-/// | eventIndex | origin replica (16) + origin sequence (8) | local sequence (8) |
+/// | log | log position (8) | `EventCodec` bytes |
+/// | eventIndex | origin replica (16) + origin counter (8) | log position (8) |
 /// | shares | record name (16) | `ShareState` bytes |
 /// | expiry | expiresAt ms (8) + record name (16) | empty; live shares only |
-/// | recordCreates | record name (16) + local sequence (8) | 1 byte: 1 while the entry holds its vCard, 0 once redacted |
-/// | pendingRedactions | local sequence (8) | empty; log entries still holding an expired share's vCard |
+/// | recordCreates | record name (16) + log position (8) | 1 byte: 1 while the entry holds its vCard, 0 once redacted |
+/// | pendingRedactions | log position (8) | empty; log entries still holding an expired share's vCard |
 struct Schema: Sendable {
     /// The store format this build writes and reads.
     static let version: UInt32 = 1

@@ -60,7 +60,7 @@ public enum ShareLogError: Error, Equatable, Sendable, CustomStringConvertible {
             "the store's '\(key)' entry is corrupt; restore from a replica"
         case .corruptKey(let database, let key, let reason):
             "the store's '\(database)' database holds a damaged key \(Key.hex(key)) "
-                + "(\(reason)); nothing was written. Run 'sharelog verify' to see all the damage, then restore the store from a replica"
+                + "(\(reason)); the write that met it was not committed. Run 'sharelog verify' to see all the damage, then restore the store from a replica"
         case .storage(let error):
             "the store's storage failed: \(error)"
         }

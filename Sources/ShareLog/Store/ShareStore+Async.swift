@@ -1,8 +1,9 @@
 import Dispatch
 
-/// The async forms of the operations that commit or read at length. Each
-/// runs its blocking form on a Dispatch thread and suspends the caller
-/// until it returns, so a server built on Swift concurrency never blocks a
+/// The async forms of the operations that commit or read at length (the
+/// async `create(vCard:ttl:)`, which needs no thread of its own, is beside
+/// its blocking form). Each here runs its blocking form on a Dispatch thread
+/// and suspends the caller until it returns, so a server built on Swift concurrency never blocks a
 /// thread of the cooperative pool on the disk or on LMDB's write lock. The
 /// contracts are those of the blocking forms; cancelling the calling task
 /// does not stop an operation once it has started (each batch commits

@@ -37,14 +37,16 @@ extension ShareStore {
 
     /// Shares due at `now` that no sweep has expired yet: the expiry index
     /// up to `now`, where an entry indexed at 0 (a time before 1970) counts
-    /// only if its share's own `expiresAt` is due.
+    /// only if its share's own `expiresAt` is due. Never throws for a
+    /// damaged key, so stats still describe a damaged store.
     private func dueCount(at now: Timestamp, in txn: borrowing ReadTransaction) throws -> Int {
         var due = 0
         try txn.scan(schema.expiry, in: Key.due(at: now)) { entry in
+            // A damaged key still counts, as it did before it was damaged:
+            // stats reports, and verify names the damage.
             guard let (indexed, name) = Key.expiryEntry(entry.key) else {
-                throw ShareLogError.corruptKey(
-                    database: "expiry", key: Array(entry.key),
-                    reason: "not an expiry time (8 bytes, at most Int64.max) and a record name (16 bytes)")
+                due += 1
+                return .proceed
             }
             if try expiresAt(of: name, indexedAt: indexed, in: txn) <= now { due += 1 }
             return .proceed

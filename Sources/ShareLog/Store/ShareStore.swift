@@ -91,7 +91,8 @@ public final class ShareStore: Sendable {
         guard version <= Schema.version else {
             throw ShareLogError.unsupportedStoreVersion(found: version, supported: Schema.version)
         }
-        guard replica.count == 16, epoch.count == 16 else { throw ShareLogError.corruptMeta("replica") }
+        guard replica.count == 16 else { throw ShareLogError.corruptMeta("replica") }
+        guard epoch.count == 16 else { throw ShareLogError.corruptMeta("epoch") }
         self.path = path
         self.environment = environment
         self.schema = schema

@@ -4,7 +4,7 @@ public struct StoreStats: Sendable, Hashable {
     public let epoch: Epoch
     /// Entries in the log.
     public let events: Int
-    /// The local sequence of the last entry.
+    /// The log position of the last entry.
     public let lastPosition: UInt64
     /// Shares not yet expired in the projection (due ones included until swept).
     public let live: Int

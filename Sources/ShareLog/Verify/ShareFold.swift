@@ -14,7 +14,7 @@ struct ShareFold {
 
     /// The creation with the smallest event id; the first logged on a tie.
     private(set) var creation: ShareState.Creation?
-    /// The local sequence of `creation`.
+    /// The log position of `creation`.
     private(set) var creationSequence: UInt64 = 0
     /// The expiration with the earliest time, then the smallest event id.
     private(set) var expiry: ShareState.Expiry?

@@ -5,12 +5,12 @@ extension ShareStore {
     /// the result with every stored derived database and counter.
     ///
     /// Reports each difference, each damaged key, each log entry that does
-    /// not decode (with its sequence) and each gap in the local sequences.
+    /// not decode (with its sequence) and each gap in the log positions.
     /// A damaged store gets a report, never a trap.
     ///
     /// **Privacy: no card leaves the store's file.** The fold is held in
     /// memory and holds no card bytes: a share's fold refers to its card by
-    /// the local sequence of the log entry that carries it, and the compare
+    /// the log position of the log entry that carries it, and the compare
     /// reads the card from that entry, in the same snapshot, only for a
     /// live share. Nothing is written anywhere: no scratch store, no
     /// temporary file, so a crash leaves nothing behind. (Cards pass

@@ -71,7 +71,7 @@ struct Verifier {
             entriesRead += 1
             if entriesRead % chunkSize == 0 { progress?(entriesRead) }
             guard let sequence = Key.integer(entry.key, as: UInt64.self) else {
-                if firstPass { record(Mismatch(database: "log", key: Key.hex(entry.key), problem: "not an 8-byte local sequence")) }
+                if firstPass { record(Mismatch(database: "log", key: Key.hex(entry.key), problem: "not an 8-byte log position")) }
                 return .proceed
             }
             if firstPass { checkOrder(of: sequence, expected: &expected) }
@@ -100,7 +100,7 @@ struct Verifier {
     /// Overflow-safe: nothing follows `UInt64.max` in key order.
     private mutating func checkOrder(of sequence: UInt64, expected: inout UInt64?) {
         if sequence == 0 {
-            record(Mismatch(database: "log", key: Key.hex(Key.sequence(0)), problem: "local sequences start at 1"))
+            record(Mismatch(database: "log", key: Key.hex(Key.sequence(0)), problem: "log positions start at 1"))
         } else if let next = expected, sequence > next {
             report.positionGaps.append(next)
         }
