@@ -4,7 +4,8 @@ import CBaseline
 /// held while N grows, then E grown with N held. Each point fills fresh
 /// stores (the due shares first, as the oldest), then sweeps durably in
 /// batches; the figure is the time per expired share. SQLite's sweep is
-/// the chunked delete through its expires_at index.
+/// the chunked delete through its expires_at index. Each round also
+/// measures the disk's floor (`DiskFloor`), printed under each E-fixed row.
 public struct SweepWorkload: Workload {
     public let name = "sweep"
 
@@ -24,6 +25,8 @@ public struct SweepWorkload: Workload {
         let deck = CardDeck(mixed: false, pool: configuration.cardPool)
         let now = BenchTime.start + 2 * BenchTime.day
         for round in 0..<configuration.sweepRounds {
+            context.progress("sweep: the disk's sequential durable bandwidth, round \(round + 1)")
+            let floor = try DiskFloor.measure(in: context.workDirectory, bytes: configuration.diskFloorBytes)
             for (total, due) in Self.points(configuration) {
                 for system in BenchSystem.order(forRound: round) {
                     context.progress("sweep: E=\(Formatting.count(due)) of N=\(Formatting.count(total)), round \(round + 1), \(system.rawValue)")
@@ -48,6 +51,13 @@ public struct SweepWorkload: Workload {
                         measurements.record(
                             Self.figureID(total: total, due: due) + ".written", title: "  bytes written per expired share",
                             unit: "KiB", higherIsBetter: false, system: system, value: Double(written) / 1024 / Double(due))
+                        if system == .shareLog {
+                            measurements.record(
+                                Self.figureID(total: total, due: due) + ".floor",
+                                title: "  disk floor: its log entries at sequential durable bandwidth",
+                                unit: "µs/share", higherIsBetter: false, comparable: false, system: .shareLog,
+                                value: floor.microsecondsPerExpiredShare)
+                        }
                     }
                 }
             }

@@ -23,7 +23,8 @@ import Testing
         let expected: Set<String> = [
             "create.onePerCommit", "create.concurrent", "create.concurrent.sharesPerCommit", "create.batched",
             "create.batched.written", "fetch.threads1", "fetch.threads2",
-            "sweep.n20.e20", "sweep.n20.e20.written", "sweep.n60.e20", "sweep.n60.e20.written", "sweep.n60.e10", "replay", "replay.rssAnonHalf", "replay.rssAnonPeak",
+            "sweep.n20.e20", "sweep.n20.e20.written", "sweep.n20.e20.floor", "sweep.n60.e20", "sweep.n60.e20.written",
+            "sweep.n60.e20.floor", "sweep.n60.e10", "replay", "replay.rssAnonHalf", "replay.rssAnonPeak",
             "coldStart", "coldStart.processOnly", "coldStart.static", "coldStart.static.processOnly",
             "preview.card100k", "preview.overBase64",
         ]
@@ -40,6 +41,12 @@ import Testing
             }
         }
         #expect(Set(report.targets.map(\.id)).count == 11)
+        // The floor's bytes per share: a shareExpired event, 35 + 25 bytes by
+        // docs/FORMAT.md, under its 8-byte log position.
+        #expect(DiskFloor.bytesPerExpiredShare == 68)
+        let floor = report.measurements.figure("sweep.n20.e20.floor")?.results
+        #expect(floor.map { Set($0.keys) } == ["ShareLog"])
+        #expect(floor?["ShareLog"]?.values.allSatisfy { $0.isFinite && $0 > 0 } == true)
         let preview = report.measurements.figure("preview.card100k")
         #expect(preview.map { Set($0.results.keys) } == ["ShareLog"])
         let previewValues = preview?.results["ShareLog"]?.values ?? []
