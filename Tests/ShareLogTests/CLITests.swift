@@ -31,24 +31,7 @@ struct CLI {
     }
 
     func run(_ arguments: String..., input: Data? = nil) throws -> Result {
-        let process = Process()
-        process.executableURL = CLI.executable
-        let clock = arguments.contains("--now") ? [] : ["--now", now]
-        process.arguments = ["--store", store] + clock + arguments
-        process.environment = CLI.inheritedEnvironment
-        let output = Pipe(), error = Pipe(), stdin = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = stdin
-        try process.run()
-        let watchdog = Watchdog(killing: process.processIdentifier, named: "sharelog \(arguments.joined(separator: " "))")
-        if let input { stdin.fileHandleForWriting.write(input) }
-        try stdin.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        watchdog.disarm()
-        return Result(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self), error: String(decoding: err, as: UTF8.self))
+        try run(arguments: arguments, input: input)
     }
 }
 

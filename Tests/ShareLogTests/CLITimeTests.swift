@@ -11,16 +11,8 @@ import TestSupport
     /// The UTC offset date(1) reports in zone `zone` at 2026-12-01T10:00Z:
     /// proof that the zone exists on this machine and applies to a child.
     static func offset(in zone: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/date")
-        process.arguments = ["-d", "@1796119200", "+%z"]
-        process.environment = ["TZ": zone]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return text
+        let outcome = try Subprocess.run("/usr/bin/date", ["-d", "@1796119200", "+%z"], environment: ["TZ": zone])
+        return String(decoding: outcome.output, as: UTF8.self)
     }
 
     @Test(arguments: [("Asia/Tokyo", "+0900"), ("America/St_Johns", "-0330"), ("Pacific/Kiritimati", "+1400")])

@@ -102,30 +102,24 @@ import TestSupport
         let storePath = test.directory.appending("store")
         let temporary = TemporaryDirectory()
         let start = Date(timeIntervalSinceNow: -1)
-        let process = Process()
-        process.executableURL = CLI.executable
-        process.arguments = ["--store", storePath, "--now", "2026-12-01T10:00:00Z", "verify", "--json"]
-        process.environment = CLI.inheritedEnvironment.merging(["TMPDIR": temporary.path]) { _, new in new }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let pid = String(process.processIdentifier)
+        let process = try Subprocess(
+            CLI.executable.path, ["--store", storePath, "--now", "2026-12-01T10:00:00Z", "verify", "--json"],
+            environment: CLI.inheritedEnvironment.merging(["TMPDIR": temporary.path]) { _, new in new })
+        let pid = String(process.pid)
         // What a crash at each moment would leave behind; at the first
         // sight of a card, kill the process and see what stays.
         var seen: [String] = []
         try Deadline.block(until: "verify exits", timeout: .seconds(120)) {
             if seen.isEmpty {
                 seen = filesHoldingTheMarker(under: temporary.path, changedSince: start, openBy: pid, store: storePath)
-                if !seen.isEmpty { kill(process.processIdentifier, SIGKILL) }
+                if !seen.isEmpty { process.kill() }
             }
             return !process.isRunning
         }
-        process.waitUntilExit()
-        let json = output.fileHandleForReading.readDataToEndOfFile()
+        let outcome = try process.finish()
         #expect(seen == [])
-        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
-        #expect(String(decoding: json, as: UTF8.self).contains("\"consistent\":true"))
+        #expect(!outcome.signaled && outcome.status == 0)
+        #expect(String(decoding: outcome.output, as: UTF8.self).contains("\"consistent\":true"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [])
     }
 }

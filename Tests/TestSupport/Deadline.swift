@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// A point in monotonic time after which a test stops waiting and fails.
@@ -29,6 +30,11 @@ public struct Deadline: Sendable {
 
     /// Polls `condition` every `interval` from a task until it holds.
     /// Throws `DeadlineExceeded` when it still does not hold at the deadline.
+    ///
+    /// Between polls the task suspends while a Dispatch thread sleeps
+    /// (`nanosleep`), not on `Task.sleep`: under libfaketime (the year-ahead
+    /// run of `Scripts/test`) Dispatch's timers never fire, and every test
+    /// that waited on one hung the run.
     public static func wait(
         until what: String, timeout: Duration = .seconds(60), every interval: Duration = .milliseconds(1),
         _ condition: () throws -> Bool
@@ -36,7 +42,12 @@ public struct Deadline: Sendable {
         let deadline = Deadline(what, timeout: timeout)
         while try !condition() {
             try deadline.check()
-            try await Task.sleep(for: interval)
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    Thread.sleep(forTimeInterval: seconds(interval))
+                    continuation.resume()
+                }
+            }
         }
     }
 
@@ -50,9 +61,14 @@ public struct Deadline: Sendable {
         let deadline = Deadline(what, timeout: timeout)
         while try !condition() {
             try deadline.check()
-            Thread.sleep(forTimeInterval: Double(interval.components.attoseconds) / 1e18 + Double(interval.components.seconds))
+            Thread.sleep(forTimeInterval: seconds(interval))
         }
     }
+}
+
+/// `duration` in seconds, for `Thread.sleep`.
+private func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
 }
 
 /// A test waited longer than its deadline for something that never happened.

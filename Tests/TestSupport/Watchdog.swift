@@ -10,8 +10,13 @@ import Synchronization
 /// test's read ends, the child's status says it was killed, and the test
 /// fails with the watchdog's message on standard error. Disarm it once the
 /// child has exited, so a later process that reuses the pid is safe.
+///
+/// Its timer is Dispatch's, which does not fire under libfaketime; there the
+/// deadlines of `Subprocess` and `Deadline`, which poll and sleep with
+/// relative timeouts, are what stop a hang.
 public final class Watchdog: Sendable {
     private let armed = Atomic<Bool>(true)
+    private let fired = Atomic<Bool>(false)
 
     /// Arms a watchdog on `pid`. The default deadline is generous: a loaded
     /// two-core CI machine never trips it, a hung child still fails in minutes.
@@ -21,6 +26,7 @@ public final class Watchdog: Sendable {
             guard armed.exchange(false, ordering: .acquiringAndReleasing), Watchdog.isChild(pid) else { return }
             let message = "watchdog: \(name) (pid \(pid)) still running after \(timeout); killing it\n"
             _ = message.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count - 1) }
+            fired.store(true, ordering: .releasing)
             kill(pid, SIGKILL)
         }
     }
@@ -34,4 +40,7 @@ public final class Watchdog: Sendable {
 
     /// Stops the watchdog; call it once the child has exited.
     public func disarm() { armed.store(false, ordering: .releasing) }
+
+    /// Whether it killed the child.
+    public var hasFired: Bool { fired.load(ordering: .acquiring) }
 }

@@ -3,19 +3,16 @@ import Glibc
 import TestSupport
 
 /// A child process a test drives while it runs: its standard output is read
-/// line by line, every wait with a deadline; its standard error goes to a
-/// file, for failure messages.
+/// line by line, every wait with a deadline; its standard error is kept for
+/// failure messages. A `Subprocess`, so it works under libfaketime too.
 ///
 /// A watchdog kills the child with SIGKILL once `lifetime` has passed, so a
 /// child that hangs fails the test instead of hanging CI; `stop()` (also
 /// run on deinit, so on every path out of a test) kills and reaps it.
 final class ChildProcess {
     let name: String
-    private let process = Process()
-    private let output: FileHandle
-    private let errorPath: String
-    private let watchdog: DispatchWorkItem
-    private let watchdogFired = WatchdogFlag()
+    private let process: Subprocess
+    private let watchdog: Watchdog
     private var pending: [UInt8] = []
     private var outputEnded = false
 
@@ -24,58 +21,34 @@ final class ChildProcess {
         let description: String
     }
 
-    /// Starts `executable arguments…` with no standard input.
+    /// Starts `executable arguments…` with this process's environment and
+    /// an empty standard input.
     init(_ executable: String, _ arguments: [String], lifetime: Duration = .seconds(240)) throws {
         name = (executable as NSString).lastPathComponent
-        errorPath = (NSTemporaryDirectory() as NSString).appendingPathComponent("sharelog-child-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
-        let errorFile = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
-        defer { try? errorFile.close() }
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = errorFile
-        process.standardInput = FileHandle.nullDevice
-        output = pipe.fileHandleForReading
-        try process.run()
-        try? pipe.fileHandleForWriting.close()
-        // Runs once, unless stop() cancels it first. The process is only
-        // killed while Foundation has not reaped it (isRunning), so the pid
-        // is still the child's.
-        watchdog = DispatchWorkItem { [process, watchdogFired] in
-            guard process.isRunning else { return }
-            watchdogFired.set()
-            kill(process.processIdentifier, SIGKILL)
-        }
-        let seconds = Double(lifetime.components.seconds)
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: watchdog)
+        process = try Subprocess(executable, arguments, environment: ProcessInfo.processInfo.environment)
+        watchdog = Watchdog(killing: process.pid, named: name, after: lifetime)
     }
 
-    deinit {
-        stop()
-        try? FileManager.default.removeItem(atPath: errorPath)
-    }
+    deinit { stop() }
 
     /// Whether the child has exited (by itself or killed).
     var hasExited: Bool { !process.isRunning }
 
     /// What the child wrote to standard error so far.
-    var errorOutput: String {
-        String(decoding: FileManager.default.contents(atPath: errorPath) ?? Data(), as: UTF8.self)
-    }
+    var errorOutput: String { String(decoding: process.errorOutput, as: UTF8.self) }
 
     /// How the child ended, for messages; call once it has.
     var ending: String {
-        let how = process.terminationReason == .uncaughtSignal
-            ? "was killed by signal \(process.terminationStatus)" : "exited with status \(process.terminationStatus)"
-        let watchdog = watchdogFired.isSet ? " (by the watchdog: it outlived its deadline)" : ""
+        let how = process.termination.map { $0.signaled ? "was killed by signal \($0.status)" : "exited with status \($0.status)" }
+            ?? "has not ended"
+        let watchdog = watchdog.hasFired ? " (by the watchdog: it outlived its deadline)" : ""
         return "\(name) \(how)\(watchdog); stderr: \(errorOutput)"
     }
 
     /// The child's exit status, once it exited by itself.
     var exitStatus: Int32? {
-        process.isRunning || process.terminationReason != .exit ? nil : process.terminationStatus
+        guard !process.isRunning, let termination = process.termination, !termination.signaled else { return nil }
+        return termination.status
     }
 
     /// The complete lines the child has written that were not read yet,
@@ -111,13 +84,13 @@ final class ChildProcess {
     /// the complete lines it wrote that were not read yet.
     @discardableResult
     func stop() -> [String] {
-        watchdog.cancel()
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        // Dead and reaped: what it wrote is in the pipe. Another child may
-        // hold a copy of the write end, so stop at the first empty poll.
+        watchdog.disarm()
+        process.kill()
+        // A killed child is reaped within moments; a deadline keeps a child
+        // stuck in the kernel from hanging the test.
+        try? Deadline.block(until: "\(name) is reaped", timeout: .seconds(30), every: .milliseconds(2)) { !process.isRunning }
+        // Dead and reaped: what it wrote is in the pipe.
         let lines = availableLines()
-        try? output.close()
         outputEnded = true
         return lines
     }
@@ -132,17 +105,12 @@ final class ChildProcess {
     /// is with one `read`. Returns false when nothing came or output ended.
     private func poll(timeout: Int32) -> Bool {
         guard !outputEnded else { return false }
-        var descriptor = pollfd(fd: output.fileDescriptor, events: Int16(POLLIN), revents: 0)
-        guard Glibc.poll(&descriptor, 1, timeout) > 0 else { return false }
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        let count = buffer.withUnsafeMutableBytes { read(output.fileDescriptor, $0.baseAddress, $0.count) }
-        if count < 0 && errno == EINTR { return true }
-        guard count > 0 else {
+        guard let bytes = process.readOutput(waitingAtMost: timeout) else {
             outputEnded = true
             return false
         }
-        pending.append(contentsOf: buffer[..<count])
-        return true
+        pending.append(contentsOf: bytes)
+        return !bytes.isEmpty
     }
 
     private func takeLines(limit: Int = .max) -> [String] {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 extension CLI {
     /// `run` with `extra` added to the child's otherwise empty environment
@@ -9,24 +10,17 @@ extension CLI {
         try run(environment: extra, arguments: arguments, input: input)
     }
 
-    /// `run(environment:)` with the arguments as an array.
+    /// `run(environment:)` with the arguments as an array: the one place a
+    /// CLI test starts `sharelog`, through `Subprocess` (a run still going
+    /// after its deadline is killed and throws).
     func run(environment extra: [String: String] = [:], arguments: [String], input: Data? = nil) throws -> Result {
-        let process = Process()
-        process.executableURL = CLI.executable
         let clock = arguments.contains("--now") ? [] : ["--now", now]
-        process.arguments = ["--store", store] + clock + arguments
-        process.environment = CLI.inheritedEnvironment.merging(extra) { _, added in added }
-        let output = Pipe(), error = Pipe(), stdin = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = stdin
-        try process.run()
-        if let input { stdin.fileHandleForWriting.write(input) }
-        try stdin.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self), error: String(decoding: err, as: UTF8.self))
+        let outcome = try Subprocess.run(
+            CLI.executable.path, ["--store", store] + clock + arguments,
+            environment: CLI.inheritedEnvironment.merging(extra) { _, added in added }, input: input.map(Array.init) ?? [])
+        return Result(
+            status: outcome.status, output: String(decoding: outcome.output, as: UTF8.self),
+            error: String(decoding: outcome.error, as: UTF8.self))
     }
 
     /// The bytes of the store's `data.mdb`, to show that a refused command
