@@ -53,11 +53,17 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "LMDBScrub", "lmdb-probe", "TestSupport"]),
         .testTarget(name: "ShareClipTests", dependencies: ["ShareClip", "SampleCards", "TestSupport"]),
-        .testTarget(name: "ShareLogTests", dependencies: ["ShareLog", "ShareClip", "SampleCards", "TestSupport", "sharelog"]),
+        .testTarget(
+            name: "ShareLogTests", dependencies: ["ShareLog", "ShareClip", "SampleCards", "FormatReference", "TestSupport", "sharelog"]),
 
         // Reliability harnesses (docs/RELIABILITY.md): fuzz targets and their
         // libFuzzer driver, the crash-injection harness, and their tests.
-        .target(name: "FuzzTargets", dependencies: ["ShareLog", "ShareClip", "SampleCards", "CZlib", "TestSupport"], path: "Tests/FuzzTargets"),
+        // An event reader written from docs/FORMAT.md alone: the fuzz target's and
+        // the reference model's oracle for the log.
+        .target(name: "FormatReference", dependencies: ["ShareLog", "CZlib"], path: "Tests/FormatReference"),
+        .target(
+            name: "FuzzTargets", dependencies: ["ShareLog", "ShareClip", "SampleCards", "CZlib", "FormatReference", "TestSupport"],
+            path: "Tests/FuzzTargets"),
         .target(name: "CFuzzDriver", path: "Tests/CFuzzDriver"),
         .executableTarget(name: "sharelog-fuzz", dependencies: ["FuzzTargets", "CFuzzDriver"], path: "Tests/FuzzDriver"),
         .target(name: "CrashHarness", dependencies: ["ShareLog", "SampleCards", "TestSupport"], path: "Tests/CrashHarness"),

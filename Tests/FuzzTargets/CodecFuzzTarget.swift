@@ -1,4 +1,5 @@
 import CZlib
+import FormatReference
 import ShareLog
 
 /// Fuzzes `EventCodec`: decoding arbitrary bytes must give exactly what

@@ -1,4 +1,4 @@
-import CZlib
+import FormatReference
 import Foundation
 @testable import ShareLog
 
@@ -58,36 +58,11 @@ enum StoreDecoder {
         return image
     }
 
-    /// A `log` value: header, payload, CRC-32 of everything before it.
-    private static func event(_ bytes: [UInt8], at sequence: UInt64) throws -> Event {
-        let place = "log entry \(sequence)"
-        try require(bytes.count >= 35 && bytes[0] == 1, "\(place): \(bytes.count) bytes, version \(bytes.first ?? 0)")
-        let kind = bytes[1], flags = bytes[2]
-        let id = EventID(origin: ReplicaID(uuid: uuid(bytes[3..<19])), counter: try integer(bytes[19..<27], place))
-        let length: UInt32 = try integer(bytes[27..<31], place)
-        try require(bytes.count == 35 + Int(length), "\(place): \(bytes.count) bytes for a payload of \(length)")
-        let checksum = bytes.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, UInt32(31 + Int(length)))) }
-        try require(checksum == (try integer(bytes[(31 + Int(length))...], place) as UInt32), "\(place): checksum differs")
-        let payload = bytes[31..<(31 + Int(length))]
-        let start = payload.startIndex
-        switch kind {
-        case 1:
-            try require(flags & ~1 == 0 && payload.count >= 32, "\(place): created, flags \(flags), payload \(payload.count)")
-            let card = Array(payload[(start + 32)...])
-            try require(flags == 0 || card.isEmpty, "\(place): a redacted creation still holds \(card.count) bytes")
-            return Event(id: id, kind: .shareCreated(ShareCreated(
-                recordName: RecordName(uuid: uuid(payload[start..<(start + 16)])),
-                vCard: flags == 1 ? nil : card,
-                createdAt: Timestamp(milliseconds: try integer(payload[(start + 16)..<(start + 24)], place)),
-                expiresAt: Timestamp(milliseconds: try integer(payload[(start + 24)..<(start + 32)], place)))))
-        case 2:
-            try require(flags == 0 && payload.count == 25, "\(place): expired, flags \(flags), payload \(payload.count)")
-            return Event(id: id, kind: .shareExpired(ShareExpired(
-                recordName: RecordName(uuid: uuid(payload[start..<(start + 16)])),
-                at: Timestamp(milliseconds: try integer(payload[(start + 16)..<(start + 24)], place)),
-                reason: try reason(payload[start + 24], place))))
-        default:
-            return Event(id: id, kind: .unknown(code: kind, flags: flags, payload: Array(payload)))
+    /// A `log` value, read by `ReferenceEventReader` (FORMAT.md alone).
+    private static func event(_ bytes: [UInt8], at position: UInt64) throws -> Event {
+        switch ReferenceEventReader.read(bytes) {
+        case .success(let event): return event
+        case .failure(let refusal): throw Refusal(description: "log entry \(position): \(refusal)")
         }
     }
 

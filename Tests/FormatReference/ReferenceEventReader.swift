@@ -3,16 +3,17 @@ import Foundation
 import ShareLog
 
 /// An event reader written from docs/FORMAT.md alone, as plainly as possible,
-/// that `CodecFuzzTarget` holds `EventCodec.decode` against.
+/// that `CodecFuzzTarget` holds `EventCodec.decode` against and that
+/// `ConvergenceTests`' `StoreDecoder` reads the log with.
 ///
 /// It shares no code with `EventCodec`: fields are read byte by byte at the
 /// offsets the format table gives, the checksum is zlib's `crc32` called here,
 /// and the expiry reasons are spelled out. Rules are checked in the order a
 /// reader meets them (size, version, length, checksum, flags, payload), so the
 /// first broken rule is the refusal.
-enum ReferenceEventReader {
+public enum ReferenceEventReader {
     /// Which rule of docs/FORMAT.md the bytes break.
-    enum Refusal: Error, Hashable {
+    public enum Refusal: Error, Hashable {
         /// Fewer than the 35 bytes of header and checksum.
         case tooShort
         /// Byte 0 is not format version 1.
@@ -28,19 +29,19 @@ enum ReferenceEventReader {
     }
 
     /// The event `bytes` hold, or the rule they break.
-    static func read(_ bytes: [UInt8]) -> Result<Event, Refusal> {
+    public static func read(_ bytes: [UInt8]) -> Result<Event, Refusal> {
         guard bytes.count >= 35 else { return .failure(.tooShort) }
         guard bytes[0] == 1 else { return .failure(.version) }
         let kind = bytes[1]
         let flags = bytes[2]
         let origin = ReplicaID(uuid: uuid(bytes, at: 3))
-        let sequence = bigEndian(bytes, at: 19, size: 8)
+        let counter = bigEndian(bytes, at: 19, size: 8)
         let payloadSize = Int(bigEndian(bytes, at: 27, size: 4))
         guard bytes.count == 35 + payloadSize else { return .failure(.length) }
         let checksum = bytes.withUnsafeBufferPointer { crc32(0, $0.baseAddress, UInt32(31 + payloadSize)) }
         guard UInt64(checksum) == bigEndian(bytes, at: 31 + payloadSize, size: 4) else { return .failure(.checksum) }
         let payload = Array(bytes[31..<31 + payloadSize])
-        let id = EventID(origin: origin, counter: sequence)
+        let id = EventID(origin: origin, counter: counter)
         switch kind {
         case 1:
             guard flags == 0 || flags == 1 else { return .failure(.flags) }
