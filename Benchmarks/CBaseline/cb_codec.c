@@ -1,5 +1,6 @@
-/* ShareLog's event and share-state encodings, byte for byte, so that a store
- * the LMDB baseline writes is one ShareLog opens and verifies. */
+/* The event and share-state encodings of docs/FORMAT.md (format 2), byte for
+ * byte, so that a store the LMDB baseline writes is one ShareLog opens and
+ * verifies. */
 
 #include <string.h>
 #include <zlib.h>
@@ -51,7 +52,7 @@ int cb_event_decode(const uint8_t *bytes, size_t size, cb_event *event) {
     event->sequence = cb_get_be64(bytes + 19);
     const uint8_t *p = bytes + CB_EVENT_HEADER;
     if (event->kind == CB_KIND_CREATED) {
-        if (payload < CB_CREATED_FIXED) return -1;
+        if (payload < CB_CREATED_FIXED || (bytes[2] & ~1)) return -1;
         memcpy(event->name, p, 16);
         event->created_at = (int64_t)cb_get_be64(p + 16);
         event->expires_at = (int64_t)cb_get_be64(p + 24);
@@ -60,7 +61,7 @@ int cb_event_decode(const uint8_t *bytes, size_t size, cb_event *event) {
         event->vcard = redacted ? NULL : p + CB_CREATED_FIXED;
         event->vcard_size = redacted ? 0 : payload - CB_CREATED_FIXED;
     } else if (event->kind == CB_KIND_EXPIRED) {
-        if (payload != CB_EXPIRED_PAYLOAD || (p[24] != CB_REASON_TTL && p[24] != CB_REASON_REVOKED)) return -1;
+        if (payload != CB_EXPIRED_PAYLOAD || bytes[2] != 0 || (p[24] != CB_REASON_TTL && p[24] != CB_REASON_REVOKED)) return -1;
         memcpy(event->name, p, 16);
         event->at = (int64_t)cb_get_be64(p + 16);
         event->reason = p[24];
@@ -76,54 +77,65 @@ int cb_event_id_compare(const uint8_t origin_a[16], uint64_t sequence_a,
 }
 
 size_t cb_state_size(const cb_state *state) {
-    return CB_STATE_HEADER + (state->vcard ? state->vcard_size : 0);
+    return 2 + (state->has_creation ? CB_STATE_CREATION : 0) + (state->has_revocation ? CB_STATE_END : 0) +
+           (state->has_ttl_end && !state->has_creation ? CB_STATE_END : 0);
+}
+
+static uint8_t *put_end(uint8_t *out, const cb_end *end) {
+    cb_put_be64(out, (uint64_t)end->at);
+    memcpy(out + 8, end->origin, 16);
+    cb_put_be64(out + 24, end->sequence);
+    return out + CB_STATE_END;
+}
+
+static const uint8_t *get_end(const uint8_t *in, cb_end *end) {
+    end->at = (int64_t)cb_get_be64(in);
+    memcpy(end->origin, in + 8, 16);
+    end->sequence = cb_get_be64(in + 24);
+    return in + CB_STATE_END;
 }
 
 void cb_state_encode(const cb_state *state, uint8_t *out) {
-    memset(out, 0, CB_STATE_HEADER);
-    out[0] = 1;
-    out[1] = (uint8_t)((state->has_creation ? 1 : 0) | (state->has_expiry ? 2 : 0) | (state->vcard ? 4 : 0));
+    int ttl_end = state->has_ttl_end && !state->has_creation;
+    out[0] = CB_STATE_FORMAT;
+    out[1] = (uint8_t)((state->has_creation ? 1 : 0) | (state->has_revocation ? 2 : 0) | (ttl_end ? 4 : 0));
+    uint8_t *p = out + 2;
     if (state->has_creation) {
-        cb_put_be64(out + 2, (uint64_t)state->created_at);
-        cb_put_be64(out + 10, (uint64_t)state->expires_at);
-        memcpy(out + 18, state->creator, 16);
-        cb_put_be64(out + 34, state->creator_sequence);
+        cb_put_be64(p, (uint64_t)state->created_at);
+        cb_put_be64(p + 8, (uint64_t)state->expires_at);
+        memcpy(p + 16, state->creator, 16);
+        cb_put_be64(p + 32, state->creator_sequence);
+        cb_put_be64(p + 40, state->position);
+        p += CB_STATE_CREATION;
     }
-    if (state->has_expiry) {
-        cb_put_be64(out + 42, (uint64_t)state->expired_at);
-        out[50] = state->reason;
-        memcpy(out + 51, state->expirer, 16);
-        cb_put_be64(out + 67, state->expirer_sequence);
-    }
-    if (state->vcard) memcpy(out + CB_STATE_HEADER, state->vcard, state->vcard_size);
+    if (state->has_revocation) p = put_end(p, &state->revocation);
+    if (ttl_end) put_end(p, &state->ttl_end);
 }
 
 int cb_state_decode(const uint8_t *bytes, size_t size, cb_state *state) {
-    if (size < CB_STATE_HEADER || bytes[0] != 1) return -1;
-    memset(state, 0, sizeof *state);
+    if (size < 2 || bytes[0] != CB_STATE_FORMAT) return -1;
     uint8_t flags = bytes[1];
-    if (flags & 1) {
-        state->has_creation = 1;
-        state->created_at = (int64_t)cb_get_be64(bytes + 2);
-        state->expires_at = (int64_t)cb_get_be64(bytes + 10);
-        memcpy(state->creator, bytes + 18, 16);
-        state->creator_sequence = cb_get_be64(bytes + 34);
+    if ((flags & ~7) || flags == 0 || (flags & 5) == 5) return -1;
+    memset(state, 0, sizeof *state);
+    state->has_creation = flags & 1;
+    state->has_revocation = (flags & 2) != 0;
+    state->has_ttl_end = (flags & 4) != 0;
+    if (size != cb_state_size(state)) return -1;
+    const uint8_t *p = bytes + 2;
+    if (state->has_creation) {
+        state->created_at = (int64_t)cb_get_be64(p);
+        state->expires_at = (int64_t)cb_get_be64(p + 8);
+        memcpy(state->creator, p + 16, 16);
+        state->creator_sequence = cb_get_be64(p + 32);
+        state->position = cb_get_be64(p + 40);
+        p += CB_STATE_CREATION;
     }
-    if (flags & 2) {
-        if (bytes[50] != CB_REASON_TTL && bytes[50] != CB_REASON_REVOKED) return -1;
-        state->has_expiry = 1;
-        state->expired_at = (int64_t)cb_get_be64(bytes + 42);
-        state->reason = bytes[50];
-        memcpy(state->expirer, bytes + 51, 16);
-        state->expirer_sequence = cb_get_be64(bytes + 67);
-    }
-    if (!state->has_creation && !state->has_expiry) return -1;
-    if (flags & 4) {
-        if (!state->has_creation || state->has_expiry) return -1;
-        state->vcard = bytes + CB_STATE_HEADER;
-        state->vcard_size = size - CB_STATE_HEADER;
-    } else if (size != CB_STATE_HEADER) {
-        return -1;
-    }
+    if (state->has_revocation) p = get_end(p, &state->revocation);
+    if (state->has_ttl_end) get_end(p, &state->ttl_end);
     return 0;
+}
+
+int cb_end_precedes(const cb_end *a, const cb_end *b) {
+    if (a->at != b->at) return a->at < b->at;
+    return cb_event_id_compare(a->origin, a->sequence, b->origin, b->sequence) < 0;
 }

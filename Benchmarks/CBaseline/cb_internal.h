@@ -75,31 +75,43 @@ int cb_event_decode(const uint8_t *bytes, size_t size, cb_event *event);
 int cb_event_id_compare(const uint8_t origin_a[16], uint64_t sequence_a,
                         const uint8_t origin_b[16], uint64_t sequence_b);
 
-/* ---- share states (Sources/ShareLog/Projections/ShareState.swift) ----- */
+/* ---- share states (docs/FORMAT.md, "Share states", format 2) --------- */
 
-enum { CB_STATE_HEADER = 75 };
+enum { CB_STATE_FORMAT = 2, CB_STATE_CREATION = 48, CB_STATE_END = 32 };
+enum { CB_STATE_MAX = 2 + CB_STATE_CREATION + CB_STATE_END + CB_STATE_END };
 
+/* An end of a share: a revocation, or a TTL end known without a creation. */
+typedef struct {
+    int64_t at;
+    uint8_t origin[16];
+    uint64_t sequence;
+} cb_end;
+
+/* A decoded share state. The card is never here: it is in the log entry at
+ * `position`. */
 typedef struct {
     int has_creation;
     int64_t created_at;
     int64_t expires_at;
     uint8_t creator[16];
     uint64_t creator_sequence;
-    int has_expiry;
-    int64_t expired_at;
-    uint8_t reason;
-    uint8_t expirer[16];
-    uint64_t expirer_sequence;
-    const uint8_t *vcard; /* NULL when absent */
-    size_t vcard_size;
+    uint64_t position; /* of the winning shareCreated */
+    int has_revocation;
+    cb_end revocation;
+    int has_ttl_end; /* only without a creation */
+    cb_end ttl_end;
 } cb_state;
 
-/* The encoded size of `state`. */
+/* The encoded size of `state`: 2 + 48 + 32 + 32 at most, 50 for a share
+ * with a creation only. */
 size_t cb_state_size(const cb_state *state);
 /* Encodes `state` into out[cb_state_size(state)]. */
 void cb_state_encode(const cb_state *state, uint8_t *out);
-/* Decodes a stored state; 0 when valid. vcard points into `bytes`. */
+/* Decodes a stored state; 0 when it keeps every rule of the format. */
 int cb_state_decode(const uint8_t *bytes, size_t size, cb_state *state);
+/* Whether end `a` comes before end `b`: the earlier `at`, then the smaller
+ * event id. */
+int cb_end_precedes(const cb_end *a, const cb_end *b);
 
 /* ---- threads ------------------------------------------------------------ */
 

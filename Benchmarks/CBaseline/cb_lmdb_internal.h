@@ -1,8 +1,9 @@
 #ifndef SHARELOG_CB_LMDB_INTERNAL_H
 #define SHARELOG_CB_LMDB_INTERNAL_H
 
-/* ShareLog's schema in raw LMDB: the databases of Schema.swift, the
- * appendLocal of ShareStore.swift and the fold of ShareProjection.swift. */
+/* Store format 2 (docs/FORMAT.md) in raw LMDB: its seven databases, the
+ * append of a local event, and the fold of events into the derived
+ * databases. */
 
 #include <lmdb.h>
 
@@ -10,7 +11,7 @@
 
 /* The seven named databases of a store. */
 typedef struct {
-    MDB_dbi meta, log, event_index, shares, expiry, record_creates, pending_redactions;
+    MDB_dbi meta, log, event_index, shares, expiry, pending_redactions, cursors;
 } cb_schema;
 
 struct cb_lmdb {
@@ -27,19 +28,56 @@ int cb_schema_open(const char *directory, unsigned int flags, int create, MDB_en
 /* Records `rc` (an LMDB or errno code) and what failed; returns rc. */
 int cb_lmdb_fail(cb_lmdb *store, int rc, const char *what);
 
-/* ShareStore.appendLocal: numbers `event` (kind and facts filled in) with
- * this replica's next origin sequence, logs it with MDB_APPEND and
- * projects it, in `txn`. */
-int cb_append_local(MDB_txn *txn, const cb_schema *schema, const uint8_t replica[16], cb_event *event);
+/* Folding events into the derived databases within one write transaction.
+ * The counters' changes are summed here and written by cb_fold_finish. */
+typedef struct {
+    MDB_txn *txn;            /* the write transaction of the derived databases */
+    const cb_schema *schema; /* their databases */
+    MDB_txn *log_txn;        /* where log entries are read: txn, or a replayed snapshot */
+    MDB_dbi log;             /* the log in log_txn */
+    int64_t live_delta, expired_delta;
+} cb_fold;
 
-/* ShareProjection.apply: records `event`, logged at local `sequence`, in
- * every derived database. */
-int cb_project(MDB_txn *txn, const cb_schema *schema, const cb_event *event, uint64_t sequence);
+/* Records `event`, logged at `position`, in every derived database: its
+ * eventIndex entry, then the share-state rules of docs/FORMAT.md. */
+int cb_project(cb_fold *fold, const cb_event *event, uint64_t position);
+
+/* Puts the eventIndex entry of `event` at `position`. */
+int cb_index_event(cb_fold *fold, const cb_event *event, uint64_t position);
+
+/* Adds the summed counter changes to `live-count` and `expired-count`. */
+int cb_fold_finish(cb_fold *fold);
+
+/* Appending this replica's own events in one write transaction: the next
+ * log position and origin counter are read once, at cb_appender_begin, and
+ * the counter is written back by cb_appender_finish. */
+typedef struct {
+    cb_fold fold;
+    const uint8_t *replica;
+    uint64_t next_position;
+    uint64_t origin_sequence;
+    uint64_t appended; /* events appended so far */
+} cb_appender;
+
+/* Starts appending in `txn`, where the log is also read. */
+int cb_appender_begin(cb_appender *appender, MDB_txn *txn, const cb_schema *schema, const uint8_t replica[16]);
+
+/* Numbers `event` (kind and facts filled in) with this replica's next
+ * origin counter and appends it to the log (MDB_APPEND) at *position.
+ * Projects nothing. */
+int cb_append_local(cb_appender *appender, cb_event *event, uint64_t *position);
+
+/* Writes the origin counter (when an event was appended) and the fold's
+ * counters. */
+int cb_appender_finish(cb_appender *appender);
 
 /* A meta counter, 0 when absent. */
 int cb_counter(MDB_txn *txn, const cb_schema *schema, const char *key, uint64_t *value);
 
 /* The 24-byte expiry key: expiresAt (8, clamped at 0) + record name. */
 void cb_expiry_key(uint8_t key[24], int64_t expires_at, const uint8_t name[16]);
+
+/* The 16-byte expiry value: the creation's log position + expiresAt. */
+void cb_expiry_value(uint8_t value[16], uint64_t position, int64_t expires_at);
 
 #endif

@@ -1,5 +1,7 @@
-/* The fold of ShareProjection.swift and the append of ShareStore.swift,
- * over raw LMDB: the same puts, gets and deletes, in the same order. */
+/* The fold of docs/FORMAT.md format 2 over raw LMDB: the share state as a
+ * function of the events logged for its record name, the expiry index of
+ * pending shares, the redaction queue and the counters; and the append of
+ * this replica's own events. */
 
 #include <string.h>
 
@@ -12,6 +14,11 @@ static MDB_val val(const void *data, size_t size) {
 void cb_expiry_key(uint8_t key[24], int64_t expires_at, const uint8_t name[16]) {
     cb_put_be64(key, expires_at < 0 ? 0 : (uint64_t)expires_at);
     memcpy(key + 8, name, 16);
+}
+
+void cb_expiry_value(uint8_t value[16], uint64_t position, int64_t expires_at) {
+    cb_put_be64(value, position);
+    cb_put_be64(value + 8, (uint64_t)expires_at);
 }
 
 int cb_counter(MDB_txn *txn, const cb_schema *schema, const char *key, uint64_t *value) {
@@ -27,207 +34,219 @@ int cb_counter(MDB_txn *txn, const cb_schema *schema, const char *key, uint64_t 
     return 0;
 }
 
-static int adjust_counter(MDB_txn *txn, const cb_schema *schema, const char *key, int64_t delta) {
-    uint64_t current;
-    int rc = cb_counter(txn, schema, key, &current);
-    if (rc != 0) return rc;
+static int put_counter(MDB_txn *txn, const cb_schema *schema, const char *key, uint64_t value) {
     uint8_t bytes[8];
-    cb_put_be64(bytes, (uint64_t)((int64_t)current + delta));
+    cb_put_be64(bytes, value);
     MDB_val k = val(key, strlen(key)), v = val(bytes, 8);
     return mdb_put(txn, schema->meta, &k, &v, 0);
 }
 
+static int adjust_counter(MDB_txn *txn, const cb_schema *schema, const char *key, int64_t delta) {
+    if (delta == 0) return 0;
+    uint64_t current;
+    int rc = cb_counter(txn, schema, key, &current);
+    if (rc != 0) return rc;
+    return put_counter(txn, schema, key, (uint64_t)((int64_t)current + delta));
+}
+
+int cb_fold_finish(cb_fold *fold) {
+    int rc = adjust_counter(fold->txn, fold->schema, "live-count", fold->live_delta);
+    if (rc == 0) rc = adjust_counter(fold->txn, fold->schema, "expired-count", fold->expired_delta);
+    fold->live_delta = fold->expired_delta = 0;
+    return rc;
+}
+
 /* The stored state of `name`; MDB_NOTFOUND when absent. */
-static int load_state(MDB_txn *txn, const cb_schema *schema, const uint8_t name[16], cb_state *state) {
+static int load_state(cb_fold *fold, const uint8_t name[16], cb_state *state) {
     MDB_val k = val(name, 16), v;
-    int rc = mdb_get(txn, schema->shares, &k, &v);
+    int rc = mdb_get(fold->txn, fold->schema->shares, &k, &v);
     if (rc != 0) return rc;
     return cb_state_decode(v.mv_data, v.mv_size, state) == 0 ? 0 : MDB_CORRUPTED;
 }
 
-/* Writes `state` in place (MDB_RESERVE). `state` must not point into the
- * map: the vCard it carries comes from the event being folded. */
-static int store_state(MDB_txn *txn, const cb_schema *schema, const uint8_t name[16], const cb_state *state) {
+/* Writes `state` in place (MDB_RESERVE). */
+static int store_state(cb_fold *fold, const uint8_t name[16], const cb_state *state) {
     MDB_val k = val(name, 16), v = val(NULL, cb_state_size(state));
-    int rc = mdb_put(txn, schema->shares, &k, &v, MDB_RESERVE);
+    int rc = mdb_put(fold->txn, fold->schema->shares, &k, &v, MDB_RESERVE);
     if (rc == 0) cb_state_encode(state, v.mv_data);
     return rc;
 }
 
-static int put_empty(MDB_txn *txn, MDB_dbi dbi, const uint8_t *key, size_t size) {
-    MDB_val k = val(key, size), v = val(NULL, 0);
-    return mdb_put(txn, dbi, &k, &v, 0);
+static int put_expiry(cb_fold *fold, const cb_state *state, const uint8_t name[16]) {
+    uint8_t key[24], value[16];
+    cb_expiry_key(key, state->expires_at, name);
+    cb_expiry_value(value, state->position, state->expires_at);
+    MDB_val k = val(key, 24), v = val(value, 16);
+    return mdb_put(fold->txn, fold->schema->expiry, &k, &v, 0);
 }
 
-static int put_expiry(MDB_txn *txn, const cb_schema *schema, int64_t expires_at, const uint8_t name[16]) {
+/* Deletes the expiry entry of a share with a creation: *was_pending says
+ * whether there was one. */
+static int delete_expiry(cb_fold *fold, const cb_state *state, const uint8_t name[16], int *was_pending) {
     uint8_t key[24];
-    cb_expiry_key(key, expires_at, name);
-    return put_empty(txn, schema->expiry, key, 24);
-}
-
-static int delete_expiry(MDB_txn *txn, const cb_schema *schema, int64_t expires_at, const uint8_t name[16]) {
-    uint8_t key[24];
-    cb_expiry_key(key, expires_at, name);
+    cb_expiry_key(key, state->expires_at, name);
     MDB_val k = val(key, 24);
-    int rc = mdb_del(txn, schema->expiry, &k, NULL);
+    int rc = mdb_del(fold->txn, fold->schema->expiry, &k, NULL);
+    *was_pending = rc == 0;
     return rc == MDB_NOTFOUND ? 0 : rc;
 }
 
-/* Queues every logged creation of `name` that still holds its card. */
-static int queue_redactions(MDB_txn *txn, const cb_schema *schema, const uint8_t name[16]) {
-    uint8_t low[24], high[24];
-    memcpy(low, name, 16);
-    memcpy(high, name, 16);
-    cb_put_be64(low + 16, 0);
-    cb_put_be64(high + 16, UINT64_MAX);
-    uint64_t sequences[64];
-    size_t found = 0;
-    MDB_cursor *cursor;
-    int rc = mdb_cursor_open(txn, schema->record_creates, &cursor);
-    if (rc != 0) return rc;
-    MDB_val k = val(low, 24), v;
-    for (rc = mdb_cursor_get(cursor, &k, &v, MDB_SET_RANGE); rc == 0; rc = mdb_cursor_get(cursor, &k, &v, MDB_NEXT)) {
-        if (k.mv_size != 24 || memcmp(k.mv_data, high, 24) > 0) break;
-        if (v.mv_size > 0 && ((uint8_t *)v.mv_data)[0] == 1 && found < 64) {
-            sequences[found++] = cb_get_be64((uint8_t *)k.mv_data + 16);
-        }
-    }
-    mdb_cursor_close(cursor);
-    if (rc != 0 && rc != MDB_NOTFOUND) return rc;
-    for (size_t i = 0; i < found; i++) {
-        uint8_t key[8];
-        cb_put_be64(key, sequences[i]);
-        if ((rc = put_empty(txn, schema->pending_redactions, key, 8)) != 0) return rc;
-    }
-    return 0;
+/* Queues the shareCreated at `position` for redaction if its log entry
+ * still holds a card (flag bit 0 clear). */
+static int queue_if_card(cb_fold *fold, uint64_t position) {
+    uint8_t key[8];
+    cb_put_be64(key, position);
+    MDB_val k = val(key, 8), v;
+    int rc = mdb_get(fold->log_txn, fold->log, &k, &v);
+    if (rc != 0) return rc == MDB_NOTFOUND ? MDB_CORRUPTED : rc;
+    const uint8_t *entry = v.mv_data;
+    if (v.mv_size < CB_EVENT_HEADER + CB_EVENT_TRAILER || entry[1] != CB_KIND_CREATED) return MDB_CORRUPTED;
+    if (entry[2] & 1) return 0;
+    v = val(NULL, 0);
+    return mdb_put(fold->txn, fold->schema->pending_redactions, &k, &v, 0);
 }
 
-static int apply_creation(MDB_txn *txn, const cb_schema *schema, const cb_event *event, uint64_t sequence) {
-    uint8_t key[24], flag = event->vcard ? 1 : 0;
-    memcpy(key, event->name, 16);
-    cb_put_be64(key + 16, sequence);
-    MDB_val k = val(key, 24), v = val(&flag, 1);
-    int rc = mdb_put(txn, schema->record_creates, &k, &v, 0);
-    if (rc != 0) return rc;
+static void set_creation(cb_state *state, const cb_event *event, uint64_t position) {
+    state->has_creation = 1;
+    state->created_at = event->created_at;
+    state->expires_at = event->expires_at;
+    memcpy(state->creator, event->origin, 16);
+    state->creator_sequence = event->sequence;
+    state->position = position;
+    state->has_ttl_end = 0; /* once a creation is known, its expiresAt is the TTL end */
+}
+
+static int apply_creation(cb_fold *fold, const cb_event *event, uint64_t position) {
     cb_state state;
-    rc = load_state(txn, schema, event->name, &state);
-    cb_state fresh = {.has_creation = 1, .created_at = event->created_at, .expires_at = event->expires_at,
-                      .creator_sequence = event->sequence, .vcard = event->vcard, .vcard_size = event->vcard_size};
-    memcpy(fresh.creator, event->origin, 16);
+    int rc = load_state(fold, event->name, &state);
     if (rc == MDB_NOTFOUND) {
-        if ((rc = store_state(txn, schema, event->name, &fresh)) != 0) return rc;
-        if ((rc = put_expiry(txn, schema, event->expires_at, event->name)) != 0) return rc;
-        return adjust_counter(txn, schema, "live-count", 1);
+        /* A new pending share: its card is the one fetch answers with. */
+        memset(&state, 0, sizeof state);
+        set_creation(&state, event, position);
+        if ((rc = store_state(fold, event->name, &state)) != 0) return rc;
+        fold->live_delta++;
+        return put_expiry(fold, &state, event->name);
     }
     if (rc != 0) return rc;
-    if (state.has_expiry) {
-        /* A creation behind its tombstone: keep the facts, never the card. */
-        if (event->vcard) {
-            cb_put_be64(key, sequence);
-            if ((rc = put_empty(txn, schema->pending_redactions, key, 8)) != 0) return rc;
-        }
-        if (!state.has_creation ||
-            cb_event_id_compare(event->origin, event->sequence, state.creator, state.creator_sequence) < 0) {
-            fresh.has_expiry = 1;
-            fresh.expired_at = state.expired_at;
-            fresh.reason = state.reason;
-            memcpy(fresh.expirer, state.expirer, 16);
-            fresh.expirer_sequence = state.expirer_sequence;
-            fresh.vcard = NULL;
-            fresh.vcard_size = 0;
-            return store_state(txn, schema, event->name, &fresh);
-        }
-        return 0;
+    if (!state.has_creation) {
+        /* A creation behind its tombstone: the facts are kept, the card never shown. */
+        set_creation(&state, event, position);
+        if ((rc = store_state(fold, event->name, &state)) != 0) return rc;
+        return event->vcard ? queue_if_card(fold, position) : 0;
     }
-    if (state.has_creation &&
-        cb_event_id_compare(event->origin, event->sequence, state.creator, state.creator_sequence) < 0) {
-        if ((rc = delete_expiry(txn, schema, state.expires_at, event->name)) != 0) return rc;
-        if ((rc = put_expiry(txn, schema, event->expires_at, event->name)) != 0) return rc;
-        return store_state(txn, schema, event->name, &fresh);
+    if (cb_event_id_compare(event->origin, event->sequence, state.creator, state.creator_sequence) >= 0) {
+        /* A losing rival: its card is never shown. */
+        return event->vcard ? queue_if_card(fold, position) : 0;
     }
-    return 0;
+    /* The new creation wins; the old winner's card is never shown again. */
+    int pending = 0;
+    if (!state.has_revocation && (rc = delete_expiry(fold, &state, event->name, &pending)) != 0) return rc;
+    if ((rc = queue_if_card(fold, state.position)) != 0) return rc;
+    set_creation(&state, event, position);
+    if ((rc = store_state(fold, event->name, &state)) != 0) return rc;
+    if (pending) return put_expiry(fold, &state, event->name);
+    return event->vcard ? queue_if_card(fold, position) : 0;
 }
 
-static int apply_expiry(MDB_txn *txn, const cb_schema *schema, const cb_event *event) {
+static int apply_expiry(cb_fold *fold, const cb_event *event) {
+    cb_end end = {.at = event->at, .sequence = event->sequence};
+    memcpy(end.origin, event->origin, 16);
+    int revoked = event->reason == CB_REASON_REVOKED;
     cb_state state;
-    int rc = load_state(txn, schema, event->name, &state);
+    int rc = load_state(fold, event->name, &state);
     if (rc == MDB_NOTFOUND) {
-        cb_state tombstone = {.has_expiry = 1, .expired_at = event->at, .reason = event->reason,
-                              .expirer_sequence = event->sequence};
-        memcpy(tombstone.expirer, event->origin, 16);
-        if ((rc = store_state(txn, schema, event->name, &tombstone)) != 0) return rc;
-        return adjust_counter(txn, schema, "expired-count", 1);
+        memset(&state, 0, sizeof state);
+        if (revoked) {
+            state.has_revocation = 1;
+            state.revocation = end;
+        } else {
+            state.has_ttl_end = 1;
+            state.ttl_end = end;
+        }
+        fold->expired_delta++;
+        return store_state(fold, event->name, &state);
     }
     if (rc != 0) return rc;
-    state.vcard = NULL; /* points into the map, which the puts below may move */
-    state.vcard_size = 0;
-    if (state.has_expiry) {
-        int earlier = event->at != state.expired_at
-            ? event->at < state.expired_at
-            : cb_event_id_compare(event->origin, event->sequence, state.expirer, state.expirer_sequence) < 0;
-        if (!earlier) return 0;
-    } else if (state.has_creation) {
-        if ((rc = delete_expiry(txn, schema, state.expires_at, event->name)) != 0) return rc;
+    if (state.has_creation && !state.has_revocation) {
+        /* The first end of a pending share: it leaves the expiry index, and
+         * its card the answers. */
+        int pending;
+        if ((rc = delete_expiry(fold, &state, event->name, &pending)) != 0) return rc;
+        if (pending) {
+            fold->live_delta--;
+            fold->expired_delta++;
+            if ((rc = queue_if_card(fold, state.position)) != 0) return rc;
+        }
     }
-    int was_live = state.has_creation && !state.has_expiry;
-    state.has_expiry = 1;
-    state.expired_at = event->at;
-    state.reason = event->reason;
-    memcpy(state.expirer, event->origin, 16);
-    state.expirer_sequence = event->sequence;
-    if ((rc = store_state(txn, schema, event->name, &state)) != 0) return rc;
-    if (!was_live) return 0;
-    if ((rc = adjust_counter(txn, schema, "live-count", -1)) != 0) return rc;
-    if ((rc = adjust_counter(txn, schema, "expired-count", 1)) != 0) return rc;
-    return queue_redactions(txn, schema, event->name);
+    if (revoked) {
+        if (state.has_revocation && !cb_end_precedes(&end, &state.revocation)) return 0;
+        state.has_revocation = 1;
+        state.revocation = end;
+    } else {
+        /* With a creation, a TTL end is not stored. */
+        if (state.has_creation || (state.has_ttl_end && !cb_end_precedes(&end, &state.ttl_end))) return 0;
+        state.has_ttl_end = 1;
+        state.ttl_end = end;
+    }
+    return store_state(fold, event->name, &state);
 }
 
-int cb_project(MDB_txn *txn, const cb_schema *schema, const cb_event *event, uint64_t sequence) {
+int cb_index_event(cb_fold *fold, const cb_event *event, uint64_t position) {
     uint8_t key[24], local[8];
     memcpy(key, event->origin, 16);
     cb_put_be64(key + 16, event->sequence);
-    cb_put_be64(local, sequence);
+    cb_put_be64(local, position);
     MDB_val k = val(key, 24), v = val(local, 8);
-    int rc = mdb_put(txn, schema->event_index, &k, &v, 0);
+    return mdb_put(fold->txn, fold->schema->event_index, &k, &v, 0);
+}
+
+int cb_project(cb_fold *fold, const cb_event *event, uint64_t position) {
+    int rc = cb_index_event(fold, event, position);
     if (rc != 0) return rc;
     switch (event->kind) {
-    case CB_KIND_CREATED: return apply_creation(txn, schema, event, sequence);
-    case CB_KIND_EXPIRED: return apply_expiry(txn, schema, event);
+    case CB_KIND_CREATED: return apply_creation(fold, event, position);
+    case CB_KIND_EXPIRED: return apply_expiry(fold, event);
     default: return 0;
     }
 }
 
-int cb_append_local(MDB_txn *txn, const cb_schema *schema, const uint8_t replica[16], cb_event *event) {
-    uint64_t origin_sequence;
-    int rc = cb_counter(txn, schema, "origin-sequence", &origin_sequence);
+int cb_appender_begin(cb_appender *appender, MDB_txn *txn, const cb_schema *schema, const uint8_t replica[16]) {
+    *appender = (cb_appender){.fold = {.txn = txn, .schema = schema, .log_txn = txn, .log = schema->log},
+                              .replica = replica};
+    int rc = cb_counter(txn, schema, "origin-sequence", &appender->origin_sequence);
     if (rc != 0) return rc;
-    uint8_t counter[8];
-    cb_put_be64(counter, ++origin_sequence);
-    MDB_val k = val("origin-sequence", 15), v = val(counter, 8);
-    if ((rc = mdb_put(txn, schema->meta, &k, &v, 0)) != 0) return rc;
-    memcpy(event->origin, replica, 16);
-    event->sequence = origin_sequence;
-
-    /* EventLog.append: skip a logged id, else append after the last entry. */
-    uint8_t id[24];
-    memcpy(id, replica, 16);
-    cb_put_be64(id + 16, origin_sequence);
-    k = val(id, 24);
-    rc = mdb_get(txn, schema->event_index, &k, &v);
-    if (rc == 0) return MDB_KEYEXIST;
-    if (rc != MDB_NOTFOUND) return rc;
     MDB_cursor *cursor;
     if ((rc = mdb_cursor_open(txn, schema->log, &cursor)) != 0) return rc;
-    MDB_val last_key, last_value;
-    rc = mdb_cursor_get(cursor, &last_key, &last_value, MDB_LAST);
-    uint64_t sequence = rc == 0 && last_key.mv_size == 8 ? cb_get_be64(last_key.mv_data) + 1 : 1;
+    MDB_val k, v;
+    rc = mdb_cursor_get(cursor, &k, &v, MDB_LAST);
     mdb_cursor_close(cursor);
-    if (rc != 0 && rc != MDB_NOTFOUND) return rc;
-    uint8_t sequence_key[8];
-    cb_put_be64(sequence_key, sequence);
-    k = val(sequence_key, 8);
-    v = val(NULL, cb_event_size(event));
-    if ((rc = mdb_put(txn, schema->log, &k, &v, MDB_APPEND | MDB_RESERVE)) != 0) return rc;
+    if (rc == MDB_NOTFOUND) {
+        appender->next_position = 1;
+        return 0;
+    }
+    if (rc != 0) return rc;
+    if (k.mv_size != 8) return MDB_CORRUPTED;
+    appender->next_position = cb_get_be64(k.mv_data) + 1;
+    return 0;
+}
+
+int cb_append_local(cb_appender *appender, cb_event *event, uint64_t *position) {
+    memcpy(event->origin, appender->replica, 16);
+    event->sequence = appender->origin_sequence + 1;
+    uint8_t key[8];
+    cb_put_be64(key, appender->next_position);
+    MDB_val k = val(key, 8), v = val(NULL, cb_event_size(event));
+    int rc = mdb_put(appender->fold.txn, appender->fold.schema->log, &k, &v, MDB_APPEND | MDB_RESERVE);
+    if (rc != 0) return rc;
     cb_event_encode(event, v.mv_data);
-    return cb_project(txn, schema, event, sequence);
+    appender->origin_sequence++;
+    appender->appended++;
+    *position = appender->next_position++;
+    return 0;
+}
+
+int cb_appender_finish(cb_appender *appender) {
+    if (appender->appended == 0) return cb_fold_finish(&appender->fold);
+    int rc = put_counter(appender->fold.txn, appender->fold.schema, "origin-sequence", appender->origin_sequence);
+    return rc == 0 ? cb_fold_finish(&appender->fold) : rc;
 }

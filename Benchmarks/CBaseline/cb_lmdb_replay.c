@@ -1,5 +1,6 @@
-/* ShareStore.verify in raw LMDB: fold the log into a scratch store, then
- * walk every derived database side by side with the stored one. */
+/* ShareStore.verify in raw LMDB: fold the log into a scratch store by the
+ * rules of format 2, then walk every derived database (eventIndex, shares,
+ * expiry, pendingRedactions) and counter side by side with the stored one. */
 
 #include <errno.h>
 #include <stdio.h>
@@ -12,8 +13,10 @@
 typedef struct {
     MDB_env *env;
     cb_schema schema;
+    MDB_txn *snapshot;  /* the replayed store's read snapshot */
+    MDB_dbi log;        /* its log, where cards are looked up */
     cb_event *events;
-    uint64_t *sequences;
+    uint64_t *positions;
     size_t count;
 } scratch_store;
 
@@ -22,9 +25,13 @@ static int flush(scratch_store *scratch) {
     MDB_txn *txn;
     int rc = mdb_txn_begin(scratch->env, NULL, 0, &txn);
     if (rc != 0) return rc;
+    /* Whether a creation still holds its card is read from the stored log:
+     * pendingRedactions describes the log as it is now. */
+    cb_fold fold = {.txn = txn, .schema = &scratch->schema, .log_txn = scratch->snapshot, .log = scratch->log};
     for (size_t i = 0; i < scratch->count && rc == 0; i++) {
-        rc = cb_project(txn, &scratch->schema, &scratch->events[i], scratch->sequences[i]);
+        rc = cb_project(&fold, &scratch->events[i], scratch->positions[i]);
     }
+    if (rc == 0) rc = cb_fold_finish(&fold);
     if (rc != 0) {
         mdb_txn_abort(txn);
         return rc;
@@ -42,14 +49,14 @@ static int fold(MDB_txn *txn, const cb_schema *schema, scratch_store *scratch, s
     uint64_t expected = 1;
     MDB_val k, v;
     for (rc = mdb_cursor_get(cursor, &k, &v, MDB_FIRST); rc == 0; rc = mdb_cursor_get(cursor, &k, &v, MDB_NEXT)) {
-        uint64_t sequence = k.mv_size == 8 ? cb_get_be64(k.mv_data) : 0;
-        if (sequence != expected) report->sequence_gaps++;
-        expected = sequence + 1;
+        uint64_t position = k.mv_size == 8 ? cb_get_be64(k.mv_data) : 0;
+        if (position != expected) report->sequence_gaps++;
+        expected = position + 1;
         if (cb_event_decode(v.mv_data, v.mv_size, &scratch->events[scratch->count]) != 0) {
             report->corrupt_events++;
             continue;
         }
-        scratch->sequences[scratch->count++] = sequence;
+        scratch->positions[scratch->count++] = position;
         if (scratch->count == chunk) {
             if ((rc = flush(scratch)) != 0) break;
             report->events += chunk;
@@ -111,11 +118,9 @@ static int compare_all(MDB_txn *txn, const cb_schema *stored, MDB_env *scratch_e
     MDB_txn *rebuilt_txn;
     int rc = mdb_txn_begin(scratch_env, NULL, MDB_RDONLY, &rebuilt_txn);
     if (rc != 0) return rc;
-    MDB_dbi left[5] = {stored->event_index, stored->shares, stored->expiry, stored->record_creates,
-                       stored->pending_redactions};
-    MDB_dbi right[5] = {rebuilt->event_index, rebuilt->shares, rebuilt->expiry, rebuilt->record_creates,
-                        rebuilt->pending_redactions};
-    for (int i = 0; i < 5 && rc == 0; i++) rc = compare(txn, left[i], rebuilt_txn, right[i], report);
+    MDB_dbi left[4] = {stored->event_index, stored->shares, stored->expiry, stored->pending_redactions};
+    MDB_dbi right[4] = {rebuilt->event_index, rebuilt->shares, rebuilt->expiry, rebuilt->pending_redactions};
+    for (int i = 0; i < 4 && rc == 0; i++) rc = compare(txn, left[i], rebuilt_txn, right[i], report);
     const char *counters[2] = {"live-count", "expired-count"};
     for (int i = 0; i < 2 && rc == 0; i++) {
         uint64_t stored_count, rebuilt_count;
@@ -143,18 +148,20 @@ int cb_lmdb_replay(cb_lmdb *store, const char *scratch_directory, size_t chunk,
     memset(report, 0, sizeof *report);
     if (chunk == 0) chunk = 1;
     uint64_t start = cb_now_ns();
-    scratch_store scratch = {.events = malloc(chunk * sizeof(cb_event)), .sequences = malloc(chunk * sizeof(uint64_t))};
-    int rc = scratch.events && scratch.sequences ? 0 : ENOMEM;
+    scratch_store scratch = {.events = malloc(chunk * sizeof(cb_event)), .positions = malloc(chunk * sizeof(uint64_t))};
+    int rc = scratch.events && scratch.positions ? 0 : ENOMEM;
     if (rc == 0) rc = cb_schema_open(scratch_directory, MDB_NOSYNC, 1, &scratch.env, &scratch.schema);
     MDB_txn *txn = NULL;
     if (rc == 0) rc = mdb_txn_begin(store->env, NULL, MDB_RDONLY, &txn);
+    scratch.snapshot = txn;
+    scratch.log = store->schema.log;
     if (rc == 0) rc = fold(txn, &store->schema, &scratch, chunk, progress, context, report);
     if (rc == 0) rc = compare_all(txn, &store->schema, scratch.env, &scratch.schema, report);
     if (txn) mdb_txn_abort(txn);
     if (scratch.env) mdb_env_close(scratch.env);
     remove_scratch(scratch_directory);
     free(scratch.events);
-    free(scratch.sequences);
+    free(scratch.positions);
     *elapsed_ns = cb_now_ns() - start;
     return rc == 0 ? 0 : cb_lmdb_fail(store, rc, "replaying the log");
 }

@@ -1,4 +1,4 @@
-/* Opening, initialising and closing a store with ShareLog's schema. */
+/* Opening, initialising and closing a store of format 2 (docs/FORMAT.md). */
 
 #include <errno.h>
 #include <stdio.h>
@@ -28,9 +28,9 @@ int cb_schema_open(const char *directory, unsigned int flags, int create, MDB_en
         mdb_env_close(opened);
         return rc;
     }
-    const char *names[7] = {"meta", "log", "eventIndex", "shares", "expiry", "recordCreates", "pendingRedactions"};
+    const char *names[7] = {"meta", "log", "eventIndex", "shares", "expiry", "pendingRedactions", "cursors"};
     MDB_dbi *dbis[7] = {&schema->meta, &schema->log, &schema->event_index, &schema->shares,
-                        &schema->expiry, &schema->record_creates, &schema->pending_redactions};
+                        &schema->expiry, &schema->pending_redactions, &schema->cursors};
     for (int i = 0; i < 7 && rc == 0; i++) rc = mdb_dbi_open(txn, names[i], create ? MDB_CREATE : 0, dbis[i]);
     rc = rc == 0 ? mdb_txn_commit(txn) : (mdb_txn_abort(txn), rc);
     if (rc != 0) {
@@ -52,8 +52,8 @@ static int put_meta(MDB_txn *txn, const cb_schema *schema, const char *key, cons
     return mdb_put(txn, schema->meta, &k, &v, 0);
 }
 
-/* ShareStore.create: writes the schema version, replica id and epoch into a
- * new store, and reads the replica id of any store. */
+/* ShareStore.create: writes the schema version (2), replica id and epoch
+ * into a new store, and reads the replica id of any store. */
 static int initialise(cb_lmdb *store) {
     MDB_txn *txn;
     int rc = mdb_txn_begin(store->env, NULL, 0, &txn);
@@ -62,11 +62,15 @@ static int initialise(cb_lmdb *store) {
     rc = mdb_get(txn, store->schema.meta, &k, &v);
     if (rc == 0 && v.mv_size == 16) {
         memcpy(store->replica, v.mv_data, 16);
+        /* Only a format-2 store is one this baseline writes. */
+        k = (MDB_val){.mv_size = 6, .mv_data = "schema"};
+        rc = mdb_get(txn, store->schema.meta, &k, &v);
+        int format2 = rc == 0 && v.mv_size == 4 && cb_get_be32(v.mv_data) == 2;
         mdb_txn_abort(txn);
-        return 0;
+        return format2 ? 0 : rc != 0 && rc != MDB_NOTFOUND ? rc : MDB_INCOMPATIBLE;
     }
     uint8_t version[4], epoch[16];
-    cb_put_be32(version, 1);
+    cb_put_be32(version, 2);
     if (rc != MDB_NOTFOUND || cb_random_name(store->replica) != 0 || cb_random_name(epoch) != 0) {
         mdb_txn_abort(txn);
         return rc != MDB_NOTFOUND && rc != 0 ? rc : MDB_CORRUPTED;

@@ -31,17 +31,22 @@ static int create_range(void *argument) {
         MDB_txn *txn;
         int rc = mdb_txn_begin(job->store->env, NULL, 0, &txn);
         if (rc != 0) return job_failed(job, rc, "mdb_txn_begin(write)");
-        for (size_t n = 0; n < job->batch && index < cards->count; n++, index += job->stride) {
+        cb_appender appender;
+        rc = cb_appender_begin(&appender, txn, &job->store->schema, job->store->replica);
+        for (size_t n = 0; rc == 0 && n < job->batch && index < cards->count; n++, index += job->stride) {
             cb_event event = {.kind = CB_KIND_CREATED, .created_at = job->created_ms,
                               .expires_at = job->created_ms + job->ttl_ms};
             event.vcard = cb_card(cards, index, &event.vcard_size);
+            uint64_t position;
             if (cb_random_name(event.name) != 0) rc = MDB_PANIC;
-            if (rc == 0) rc = cb_append_local(txn, &job->store->schema, job->store->replica, &event);
-            if (rc != 0) {
-                mdb_txn_abort(txn);
-                return job_failed(job, rc, "creating a share");
-            }
-            memcpy(job->names_out + 16 * index, event.name, 16);
+            if (rc == 0) rc = cb_append_local(&appender, &event, &position);
+            if (rc == 0) rc = cb_project(&appender.fold, &event, position);
+            if (rc == 0) memcpy(job->names_out + 16 * index, event.name, 16);
+        }
+        if (rc == 0) rc = cb_appender_finish(&appender);
+        if (rc != 0) {
+            mdb_txn_abort(txn);
+            return job_failed(job, rc, "creating a share");
         }
         if ((rc = mdb_txn_commit(txn)) != 0) return job_failed(job, rc, "mdb_txn_commit");
     }
@@ -67,14 +72,41 @@ int cb_lmdb_create(cb_lmdb *store, const cb_cards *cards, size_t batch, int thre
     return rc;
 }
 
-/* What ShareStore.fetch answers for `name` at now_ms: a live share's vCard
- * is copied out of the map, as the Swift Share's [UInt8] is. */
-static int fetch_one(MDB_env *env, MDB_dbi shares, const uint8_t *name, int64_t now_ms, cb_fetch_tally *tally) {
+/* Whether a share with a creation only is live at now_ms, and if so copies
+ * its card out of the log entry at the creation's position, as the Swift
+ * Share's [UInt8] is. A redacted entry's card is gone: expired. */
+static int fetch_card(MDB_txn *txn, const cb_schema *schema, const cb_state *state, cb_fetch_tally *tally) {
+    uint8_t key[8];
+    cb_put_be64(key, state->position);
+    MDB_val k = {.mv_size = 8, .mv_data = key}, v;
+    int rc = mdb_get(txn, schema->log, &k, &v);
+    if (rc != 0) return rc == MDB_NOTFOUND ? MDB_CORRUPTED : rc;
+    cb_event event;
+    if (cb_event_decode(v.mv_data, v.mv_size, &event) != 0 || event.kind != CB_KIND_CREATED) return MDB_CORRUPTED;
+    if (!event.vcard) {
+        tally->expired++;
+        return 0;
+    }
+    uint8_t *copy = malloc(event.vcard_size ? event.vcard_size : 1);
+    if (!copy) return ENOMEM;
+    memcpy(copy, event.vcard, event.vcard_size);
+    tally->live++;
+    tally->bytes += event.vcard_size;
+    cb_consume(copy, event.vcard_size);
+    free(copy);
+    return 0;
+}
+
+/* What ShareStore.fetch answers for `name` at now_ms, by "What a share reads
+ * as at time t" (docs/FORMAT.md): the state from `shares`, then, for a
+ * share with a creation only that has not reached its expiresAt, the card
+ * from the log. */
+static int fetch_one(MDB_env *env, const cb_schema *schema, const uint8_t *name, int64_t now_ms, cb_fetch_tally *tally) {
     MDB_txn *txn;
     int rc = mdb_txn_begin(env, NULL, MDB_RDONLY, &txn);
     if (rc != 0) return rc;
     MDB_val k = {.mv_size = 16, .mv_data = (void *)name}, v;
-    rc = mdb_get(txn, shares, &k, &v);
+    rc = mdb_get(txn, schema->shares, &k, &v);
     cb_state state;
     if (rc == MDB_NOTFOUND) {
         tally->missing++;
@@ -82,21 +114,10 @@ static int fetch_one(MDB_env *env, MDB_dbi shares, const uint8_t *name, int64_t 
     } else if (rc == 0 && cb_state_decode(v.mv_data, v.mv_size, &state) != 0) {
         rc = MDB_CORRUPTED;
     } else if (rc == 0) {
-        if (state.has_expiry || (state.has_creation && (state.expires_at <= now_ms || !state.vcard))) {
+        if (!state.has_creation || state.has_revocation || state.expires_at <= now_ms) {
             tally->expired++;
-        } else if (!state.has_creation) {
-            tally->missing++;
         } else {
-            uint8_t *copy = malloc(state.vcard_size);
-            if (!copy) {
-                rc = ENOMEM;
-            } else {
-                memcpy(copy, state.vcard, state.vcard_size);
-                tally->live++;
-                tally->bytes += state.vcard_size;
-                cb_consume(copy, state.vcard_size);
-                free(copy);
-            }
+            rc = fetch_card(txn, schema, &state, tally);
         }
     }
     mdb_txn_abort(txn);
@@ -115,7 +136,7 @@ typedef struct {
 static int fetch_range(void *argument) {
     fetch_job *job = argument;
     for (size_t i = job->first; i < job->end; i++) {
-        int rc = fetch_one(job->store->env, job->store->schema.shares, job->names + 16 * i, job->now_ms, &job->tally);
+        int rc = fetch_one(job->store->env, &job->store->schema, job->names + 16 * i, job->now_ms, &job->tally);
         if (rc != 0) return job->rc = rc;
     }
     return 0;
@@ -146,31 +167,62 @@ int cb_lmdb_fetch(cb_lmdb *store, const uint8_t *names, size_t count, int thread
     return rc;
 }
 
-/* One sweep batch: collects up to `batch` due (expiresAt, name) pairs from
- * the start of the expiry index, then logs and projects an expiry for each. */
-static int sweep_batch(cb_lmdb *store, int64_t now_ms, size_t batch, uint8_t *due, size_t *expired) {
+/* Logs the TTL end of the pending share whose expiry entry is under
+ * `cursor`, and removes the entry: a shareExpired(ttl) at its expiresAt in
+ * the log and eventIndex, its creation queued for redaction. `shares` is
+ * not touched: with a creation, a TTL end is implied by expiresAt. The
+ * creation is queued without reading its log entry (a random page): this
+ * baseline logs only its own creations, and they hold their cards. */
+static int expire_due(cb_appender *appender, MDB_cursor *cursor, const MDB_val *k, const MDB_val *v) {
+    if (k->mv_size != 24 || v->mv_size != 16) return MDB_CORRUPTED;
+    uint64_t creation = cb_get_be64(v->mv_data);
+    cb_event event = {.kind = CB_KIND_EXPIRED, .at = (int64_t)cb_get_be64((uint8_t *)v->mv_data + 8),
+                      .reason = CB_REASON_TTL};
+    memcpy(event.name, (uint8_t *)k->mv_data + 8, 16);
+    uint64_t position;
+    int rc = cb_append_local(appender, &event, &position);
+    if (rc == 0) rc = cb_index_event(&appender->fold, &event, position);
+    if (rc != 0) return rc;
+    uint8_t key[8];
+    cb_put_be64(key, creation);
+    MDB_val queued = {.mv_size = 8, .mv_data = key}, empty = {.mv_size = 0, .mv_data = NULL};
+    if ((rc = mdb_put(appender->fold.txn, appender->fold.schema->pending_redactions, &queued, &empty, 0)) != 0) return rc;
+    if ((rc = mdb_cursor_del(cursor, 0)) != 0) return rc;
+    appender->fold.live_delta--;
+    appender->fold.expired_delta++;
+    return 0;
+}
+
+/* One sweep batch: walks the expiry index from its start and expires up to
+ * `batch` shares due at now_ms (expiresAt <= now_ms), in one transaction. */
+static int sweep_batch(cb_lmdb *store, int64_t now_ms, size_t batch, size_t *expired) {
     MDB_txn *txn;
     int rc = mdb_txn_begin(store->env, NULL, 0, &txn);
     if (rc != 0) return cb_lmdb_fail(store, rc, "mdb_txn_begin(sweep)");
-    MDB_cursor *cursor;
-    if ((rc = mdb_cursor_open(txn, store->schema.expiry, &cursor)) != 0) {
+    cb_appender appender;
+    MDB_cursor *cursor = NULL;
+    if ((rc = cb_appender_begin(&appender, txn, &store->schema, store->replica)) != 0 ||
+        (rc = mdb_cursor_open(txn, store->schema.expiry, &cursor)) != 0) {
         mdb_txn_abort(txn);
-        return cb_lmdb_fail(store, rc, "mdb_cursor_open(expiry)");
+        return cb_lmdb_fail(store, rc, "starting a sweep batch");
     }
+    /* Keys hold expiresAt clamped at 0, so every due key is at most this. */
+    uint64_t last_due = now_ms < 0 ? 0 : (uint64_t)now_ms;
     size_t found = 0;
     MDB_val k, v;
     for (rc = mdb_cursor_get(cursor, &k, &v, MDB_FIRST); rc == 0 && found < batch;
          rc = mdb_cursor_get(cursor, &k, &v, MDB_NEXT)) {
-        if (k.mv_size != 24 || cb_get_be64(k.mv_data) > (uint64_t)now_ms) break;
-        memcpy(due + 24 * found++, k.mv_data, 24);
+        if (k.mv_size != 24) {
+            rc = MDB_CORRUPTED;
+            break;
+        }
+        if (cb_get_be64(k.mv_data) > last_due) break;
+        if (v.mv_size == 16 && (int64_t)cb_get_be64((uint8_t *)v.mv_data + 8) > now_ms) continue;
+        if ((rc = expire_due(&appender, cursor, &k, &v)) != 0) break;
+        found++;
     }
     mdb_cursor_close(cursor);
-    rc = 0;
-    for (size_t i = 0; i < found && rc == 0; i++) {
-        cb_event event = {.kind = CB_KIND_EXPIRED, .at = (int64_t)cb_get_be64(due + 24 * i), .reason = CB_REASON_TTL};
-        memcpy(event.name, due + 24 * i + 8, 16);
-        rc = cb_append_local(txn, &store->schema, store->replica, &event);
-    }
+    if (rc == 0 || rc == MDB_NOTFOUND) rc = cb_appender_finish(&appender);
     if (rc != 0) {
         mdb_txn_abort(txn);
         return cb_lmdb_fail(store, rc, "expiring a share");
@@ -182,18 +234,15 @@ static int sweep_batch(cb_lmdb *store, int64_t now_ms, size_t batch, uint8_t *du
 
 int cb_lmdb_sweep(cb_lmdb *store, int64_t now_ms, size_t batch, uint64_t *expired, uint64_t *elapsed_ns) {
     if (batch == 0) batch = 1;
-    uint8_t *due = malloc(24 * batch);
-    if (!due) return cb_lmdb_fail(store, ENOMEM, "cb_lmdb_sweep");
     *expired = 0;
     uint64_t start = cb_now_ns();
     int rc;
     size_t found;
     do {
-        rc = sweep_batch(store, now_ms, batch, due, &found);
+        rc = sweep_batch(store, now_ms, batch, &found);
         *expired += found;
     } while (rc == 0 && found == batch);
     *elapsed_ns = cb_now_ns() - start;
-    free(due);
     return rc;
 }
 
@@ -206,7 +255,7 @@ int cb_lmdb_cold_fetch(const char *directory, const uint8_t name[16], int64_t no
         return -1;
     }
     cb_fetch_tally tally = {0, 0, 0, 0};
-    rc = fetch_one(env, schema.shares, name, now_ms, &tally);
+    rc = fetch_one(env, &schema, name, now_ms, &tally);
     mdb_env_close(env);
     if (rc != 0) {
         snprintf(error, error_size, "fetching from %s: %s", directory, mdb_strerror(rc));

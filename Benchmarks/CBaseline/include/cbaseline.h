@@ -5,10 +5,10 @@
  * The C baselines of sharelog-bench: the same logical work as ShareLog's
  * engine, done twice without Swift.
  *
- * - cb_lmdb_*: raw liblmdb with ShareLog's exact schema (docs/FORMAT.md,
- *   Sources/ShareLog/Store/Schema.swift): the same databases, keys, values
- *   and transaction boundaries. A store it writes opens and verifies in
- *   ShareLog. This is the physical limit of the design.
+ * - cb_lmdb_*: raw liblmdb with ShareLog's store format 2, exactly as
+ *   docs/FORMAT.md gives it: the same databases, keys, values and rules,
+ *   and ShareLog's transaction boundaries. A store it writes opens and
+ *   verifies in ShareLog. This is the physical limit of the design.
  * - cb_sqlite_*: SQLite as a user would write the same store: WAL,
  *   synchronous=FULL, a shares table keyed by record name with an index on
  *   expires_at, an events table, prepared statements.
@@ -56,7 +56,7 @@ typedef struct {
 /* Called after each folded chunk with the number of events folded so far. */
 typedef void (*cb_progress_fn)(void *context, uint64_t events);
 
-/* ---- raw LMDB with ShareLog's schema ---------------------------------- */
+/* ---- raw LMDB with ShareLog's store format 2 --------------------------- */
 
 typedef struct cb_lmdb cb_lmdb;
 
@@ -71,7 +71,10 @@ void cb_lmdb_close(cb_lmdb *store);
 const char *cb_lmdb_error(const cb_lmdb *store);
 
 /* Creates one share per card, stamped created_ms and expiring at
- * created_ms + ttl_ms, as ShareStore.create does: each transaction holds
+ * created_ms + ttl_ms, as ShareStore.create does: per share, its
+ * shareCreated appended to the log (MDB_APPEND), its eventIndex entry, a
+ * 50-byte share state pointing at that log position, and its expiry entry
+ * (position, expiresAt). Each transaction holds
  * `batch` shares (1 = one per commit), and `threads` threads share the
  * cards round-robin, each committing its own transactions (raw LMDB has no
  * group commit; its write lock serialises them). Record names (16 random
@@ -80,13 +83,18 @@ int cb_lmdb_create(cb_lmdb *store, const cb_cards *cards, size_t batch, int thre
                    int64_t created_ms, int64_t ttl_ms, uint8_t *names_out, uint64_t *elapsed_ns);
 
 /* Fetches each of `count` record names (16 bytes each) at now_ms as
- * ShareStore.fetch does: one read transaction per fetch, the state decoded
- * and a live share's vCard copied out. `threads` threads split the names. */
+ * ShareStore.fetch does: one read transaction per fetch, the share state
+ * decoded, and for a share that may be live, the log entry at its
+ * creation's position decoded (CRC-32 checked) and its vCard copied out.
+ * `threads` threads split the names. */
 int cb_lmdb_fetch(cb_lmdb *store, const uint8_t *names, size_t count, int threads, int64_t now_ms,
                   cb_fetch_tally *tally, uint64_t *elapsed_ns);
 
 /* Expires every share due at now_ms as ShareStore.sweep does: batches of
- * `batch` shares, one durable transaction each, walking the expiry index. */
+ * `batch` shares, one durable transaction each, walking the expiry index
+ * from its start with a cursor. Per share: a shareExpired(ttl) at its
+ * expiresAt in the log and eventIndex, its creation queued in
+ * pendingRedactions, its expiry entry deleted; `shares` is not touched. */
 int cb_lmdb_sweep(cb_lmdb *store, int64_t now_ms, size_t batch, uint64_t *expired, uint64_t *elapsed_ns);
 
 /* Rebuilds the derived databases from the log in a scratch store at
