@@ -3,10 +3,17 @@
 
 An independent reader: it knows only docs/FORMAT.md, not ShareLog's code, so
 ReliabilityTests can check that the format document is precise enough for
-another language. It decodes every field of every database and enforces the
-document's refusal rules: a store, event or share-state format version it does
-not know, undefined flag bits on a known event kind, an event whose length is
-not 35 + n or whose CRC-32 differs, and a share state of the wrong size.
+another language. It reads store format 2, and format 1 (the page's closing
+section) when `meta` `schema` is 1, decodes every field of every database,
+and enforces every rule of "What a reader must refuse": a store, event or
+share-state format version it does not know, a `schema` that is not 4 bytes,
+undefined flag bits on a known event kind, an event whose length is not
+35 + n or whose CRC-32 differs, a shareCreated payload shorter than 32 bytes
+or redacted with vCard bytes, a shareExpired payload that is not 25 bytes or
+has an unknown reason, a share state with undefined or no flags, a TTL end
+beside a creation, or a length its flags do not give, an expiry value that is
+not 16 bytes, a cursors value that is not 24, a log key that is not 8 bytes
+or is 0, a gap in the log, and a key of the wrong length in any database.
 Needs Debian's python3-lmdb.
 
 usage: read_store.py STORE_DIRECTORY
@@ -23,16 +30,25 @@ import zlib
 
 import lmdb
 
-DATABASES = ["meta", "log", "eventIndex", "shares", "expiry", "recordCreates", "pendingRedactions"]
-STORE_FORMAT = 1
+# The databases of each store format, as FORMAT.md lists them.
+DATABASES = {
+    1: ["meta", "log", "eventIndex", "shares", "expiry", "recordCreates", "pendingRedactions"],
+    2: ["meta", "log", "eventIndex", "shares", "expiry", "pendingRedactions", "cursors"],
+}
+STORE_FORMAT = 2
 EVENT_FORMAT = 1
-STATE_FORMAT = 1
 SHARE_CREATED, SHARE_EXPIRED = 1, 2
 REDACTED = 0x01
 REASONS = {1: "ttl", 2: "revoked"}
-STATE_HEADER = 75
-STATE_FLAGS = 0x07
 COUNTERS = ["origin-sequence", "live-count", "expired-count"]
+# Format 2 share states: version, flags, then the parts their flags name.
+STATE_FORMAT = 2
+CREATION, REVOCATION, TTL_END = 0x01, 0x02, 0x04
+CREATION_SIZE, END_SIZE = 48, 32
+# Format 1 share states: a 75-byte header, then the vCard while live.
+STATE_FORMAT_1 = 1
+STATE_HEADER_1 = 75
+STATE_FLAGS_1 = 0x07
 
 
 class Refusal(Exception):
@@ -72,17 +88,16 @@ def text(where, data):
         refuse(where, "vCard is not UTF-8 (%s)" % error)
 
 
-def decode_meta(txn, db):
+def decode_meta(values):
     """The `meta` database; `schema` first, since a newer one may change every layout."""
-    values = {bytes(key): bytes(value) for key, value in txn.cursor(db=db)}
     schema = values.pop(b"schema", None)
     if schema is None:
         refuse("meta", "no schema key: not a ShareLog store")
     version = u32(sized("meta schema", schema, 4, "schema"))
     if version > STORE_FORMAT:
         refuse("meta schema", "store format %d is newer than this reader knows (%d)" % (version, STORE_FORMAT))
-    if version != STORE_FORMAT:
-        refuse("meta schema", "store format %d is not one this reader knows (%d)" % (version, STORE_FORMAT))
+    if version not in DATABASES:
+        refuse("meta schema", "store format %d is not one this reader knows (1, 2)" % version)
     meta = {"schema": version}
     for name in ("replica", "epoch"):
         if name.encode() not in values:
@@ -92,7 +107,7 @@ def decode_meta(txn, db):
         value = values.pop(name.encode(), None)
         meta[name] = 0 if value is None else u64(sized("meta " + name, value, 8, name))
     for key in values:
-        refuse("meta", "key %r is not one format 1 defines" % key)
+        refuse("meta", "key %r is not one format %d defines" % (key, version))
     return meta
 
 
@@ -114,7 +129,7 @@ def decode_event(where, value):
              "originSequence": u64(value[19:27])}
     if kind == SHARE_CREATED:
         if flags & ~REDACTED:
-            refuse(where, "shareCreated sets flag bits 0x%02x that format 1 does not define" % (flags & ~REDACTED))
+            refuse(where, "shareCreated sets flag bits 0x%02x that event format 1 does not define" % (flags & ~REDACTED))
         if n < 32:
             refuse(where, "shareCreated payload is %d bytes, shorter than 32" % n)
         redacted = bool(flags & REDACTED)
@@ -125,7 +140,7 @@ def decode_event(where, value):
                      vCard=None if redacted else text(where, payload[32:]))
     elif kind == SHARE_EXPIRED:
         if flags:
-            refuse(where, "shareExpired sets flag bits 0x%02x that format 1 does not define" % flags)
+            refuse(where, "shareExpired sets flag bits 0x%02x that event format 1 does not define" % flags)
         if n != 25:
             refuse(where, "shareExpired payload is %d bytes, not 25" % n)
         if payload[24] not in REASONS:
@@ -141,24 +156,63 @@ def zeros(data):
     return not any(data)
 
 
+def end_part(data):
+    """A revocation or TTL end part: at, origin, origin counter."""
+    return {"at": i64(data[:8]), "origin": ident(data[8:24]), "originSequence": u64(data[24:32])}
+
+
 def decode_share(where, value):
-    """One `shares` value, per "Share states (shares values), format 1"."""
-    if not value:
-        refuse(where, "share state is empty")
+    """One `shares` value, per "Share states (shares values)" (format 2)."""
+    if len(value) < 2:
+        refuse(where, "share state is %d bytes, shorter than its 2-byte header" % len(value))
     if value[0] != STATE_FORMAT:
         refuse(where, "share-state format version %d is not one this reader knows (%d)" % (value[0], STATE_FORMAT))
-    if len(value) < STATE_HEADER:
-        refuse(where, "share state is %d bytes, shorter than its %d-byte header" % (len(value), STATE_HEADER))
     flags = value[1]
-    if flags & ~STATE_FLAGS:
-        refuse(where, "share state sets flag bits 0x%02x that format 1 does not define" % (flags & ~STATE_FLAGS))
+    if flags & ~(CREATION | REVOCATION | TTL_END):
+        refuse(where, "share state sets flag bits 0x%02x that format 2 does not define"
+               % (flags & ~(CREATION | REVOCATION | TTL_END)))
+    if not flags:
+        refuse(where, "share state sets no flag")
+    if flags & TTL_END and flags & CREATION:
+        refuse(where, "share state has a TTL end (bit 2) beside a creation (bit 0)")
+    size = 2 + (CREATION_SIZE if flags & CREATION else 0) + (END_SIZE if flags & REVOCATION else 0) \
+        + (END_SIZE if flags & TTL_END else 0)
+    if len(value) != size:
+        refuse(where, "share state with flags 0x%02x is %d bytes, not %d" % (flags, len(value), size))
+    share = {"version": value[0], "creation": None, "revocation": None, "ttlEnd": None}
+    offset = 2
+    if flags & CREATION:
+        part = value[offset:offset + CREATION_SIZE]
+        share["creation"] = {"createdAt": i64(part[0:8]), "expiresAt": i64(part[8:16]), "origin": ident(part[16:32]),
+                             "originSequence": u64(part[32:40]), "position": u64(part[40:48])}
+        offset += CREATION_SIZE
+    if flags & REVOCATION:
+        share["revocation"] = end_part(value[offset:offset + END_SIZE])
+        offset += END_SIZE
+    if flags & TTL_END:
+        share["ttlEnd"] = end_part(value[offset:offset + END_SIZE])
+    return share
+
+
+def decode_share_1(where, value):
+    """One format-1 `shares` value, per "Format 1, and the upgrade"."""
+    if not value:
+        refuse(where, "share state is empty")
+    if value[0] != STATE_FORMAT_1:
+        refuse(where, "share-state format version %d is not one this reader knows in format 1 (%d)"
+               % (value[0], STATE_FORMAT_1))
+    if len(value) < STATE_HEADER_1:
+        refuse(where, "share state is %d bytes, shorter than its %d-byte header" % (len(value), STATE_HEADER_1))
+    flags = value[1]
+    if flags & ~STATE_FLAGS_1:
+        refuse(where, "share state sets flag bits 0x%02x that format 1 does not define" % (flags & ~STATE_FLAGS_1))
     has_creation, has_expiry, has_card = bool(flags & 1), bool(flags & 2), bool(flags & 4)
     if not (has_creation or has_expiry):
         refuse(where, "share state has neither creation nor expiry")
     if has_card and (has_expiry or not has_creation):
         refuse(where, "share state holds a vCard but is not live (a creation and no expiry)")
-    if not has_card and len(value) != STATE_HEADER:
-        refuse(where, "share state without a vCard is %d bytes, not %d" % (len(value), STATE_HEADER))
+    if not has_card and len(value) != STATE_HEADER_1:
+        refuse(where, "share state without a vCard is %d bytes, not %d" % (len(value), STATE_HEADER_1))
     share = {"version": value[0], "creation": None, "expiry": None, "vCard": None}
     if has_creation:
         share["creation"] = {"createdAt": i64(value[2:10]), "expiresAt": i64(value[10:18]),
@@ -173,56 +227,105 @@ def decode_share(where, value):
     elif not zeros(value[42:75]):
         refuse(where, "share state without an expiry has non-zero expiry bytes")
     if has_card:
-        share["vCard"] = text(where, value[STATE_HEADER:])
+        share["vCard"] = text(where, value[STATE_HEADER_1:])
     return share
+
+
+def read_log(txn, db):
+    """Every `log` entry, at positions 1, 2, 3, ... without a gap."""
+    events = []
+    for key, value in txn.cursor(db=db):
+        position = u64(sized("log", bytes(key), 8, "log key"))
+        if position == 0:
+            refuse("log 0", "log key 0 is not a position: positions start at 1")
+        if position != len(events) + 1:
+            refuse("log %d" % position, "position follows %d: the log has a gap" % len(events))
+        events.append(dict(decode_event("log %d" % position, bytes(value)), sequence=position))
+    return events
+
+
+def read_event_index(txn, db):
+    entries = []
+    for key, value in txn.cursor(db=db):
+        key = sized("eventIndex", bytes(key), 24, "eventIndex key")
+        where = "eventIndex %s/%d" % (ident(key[:16]), u64(key[16:]))
+        entries.append({"origin": ident(key[:16]), "originSequence": u64(key[16:]),
+                        "sequence": u64(sized(where, bytes(value), 8, "value"))})
+    return entries
+
+
+def read_pending_redactions(txn, db):
+    positions = []
+    for key, value in txn.cursor(db=db):
+        position = u64(sized("pendingRedactions", bytes(key), 8, "pendingRedactions key"))
+        sized("pendingRedactions %d" % position, bytes(value), 0, "value")
+        positions.append(position)
+    return positions
+
+
+def read_format_2(txn, dbs, out):
+    """The databases of format 2 that format 1 laid out differently or lacked."""
+    for key, value in txn.cursor(db=dbs["shares"]):
+        name = ident(sized("shares", bytes(key), 16, "shares key"))
+        out["shares"].append(dict(decode_share("shares " + name, bytes(value)), recordName=name))
+    for key, value in txn.cursor(db=dbs["expiry"]):
+        key = sized("expiry", bytes(key), 24, "expiry key")
+        value = sized("expiry " + ident(key[8:]), bytes(value), 16, "value")
+        out["expiry"].append({"clampedExpiresAt": u64(key[:8]), "recordName": ident(key[8:]),
+                              "position": u64(value[:8]), "expiresAt": i64(value[8:])})
+    for key, value in txn.cursor(db=dbs["cursors"]):
+        peer = ident(sized("cursors", bytes(key), 16, "cursors key"))
+        value = sized("cursors " + peer, bytes(value), 24, "value")
+        out["cursors"].append({"peer": peer, "epoch": ident(value[:16]), "position": u64(value[16:])})
+
+
+def read_format_1(txn, dbs, out):
+    """The databases of format 1 that format 2 lays out differently or dropped."""
+    for key, value in txn.cursor(db=dbs["shares"]):
+        name = ident(sized("shares", bytes(key), 16, "shares key"))
+        out["shares"].append(dict(decode_share_1("shares " + name, bytes(value)), recordName=name))
+    for key, value in txn.cursor(db=dbs["expiry"]):
+        key = sized("expiry", bytes(key), 24, "expiry key")
+        sized("expiry " + ident(key[8:]), bytes(value), 0, "value")
+        out["expiry"].append({"expiresAt": u64(key[:8]), "recordName": ident(key[8:])})
+    for key, value in txn.cursor(db=dbs["recordCreates"]):
+        key = sized("recordCreates", bytes(key), 24, "recordCreates key")
+        where = "recordCreates %s/%d" % (ident(key[:16]), u64(key[16:]))
+        held = sized(where, bytes(value), 1, "value")[0]
+        if held not in (0, 1):
+            refuse(where, "value %d is neither 0 nor 1" % held)
+        out["recordCreates"].append({"recordName": ident(key[:16]), "sequence": u64(key[16:]),
+                                     "holdsVCard": held == 1})
 
 
 def read(env):
     with env.begin() as txn:
         # Named databases are the keys of the main database.
         names = sorted(bytes(key).decode() for key, _ in txn.cursor())
-        for name in DATABASES:
+        if "meta" not in names:
+            refuse("store", "database meta is missing")
+        meta_db = env.open_db(b"meta", txn=txn, create=False)
+        meta = decode_meta({bytes(key): bytes(value) for key, value in txn.cursor(db=meta_db)})
+        databases = DATABASES[meta["schema"]]
+        for name in databases:
             if name not in names:
                 refuse("store", "database %s is missing" % name)
-        dbs = {name: env.open_db(name.encode(), txn=txn, create=False) for name in DATABASES}
-        out = {"databases": {name: txn.stat(dbs[name])["entries"] for name in DATABASES},
-               "meta": decode_meta(txn, dbs["meta"]), "events": [], "eventIndex": [], "shares": [],
-               "expiry": [], "recordCreates": [], "pendingRedactions": []}
-        for key, value in txn.cursor(db=dbs["log"]):
-            sequence = u64(sized("log", bytes(key), 8, "log key"))
-            if sequence != len(out["events"]) + 1:
-                refuse("log %d" % sequence, "sequence follows %d: the log has a gap" % len(out["events"]))
-            out["events"].append(dict(decode_event("log %d" % sequence, bytes(value)), sequence=sequence))
-        for key, value in txn.cursor(db=dbs["eventIndex"]):
-            key = sized("eventIndex", bytes(key), 24, "eventIndex key")
-            where = "eventIndex %s/%d" % (ident(key[:16]), u64(key[16:]))
-            out["eventIndex"].append({"origin": ident(key[:16]), "originSequence": u64(key[16:]),
-                                      "sequence": u64(sized(where, bytes(value), 8, "value"))})
-        for key, value in txn.cursor(db=dbs["shares"]):
-            name = ident(sized("shares", bytes(key), 16, "shares key"))
-            out["shares"].append(dict(decode_share("shares " + name, bytes(value)), recordName=name))
-        for key, value in txn.cursor(db=dbs["expiry"]):
-            key = sized("expiry", bytes(key), 24, "expiry key")
-            sized("expiry " + ident(key[8:]), bytes(value), 0, "value")
-            out["expiry"].append({"expiresAt": u64(key[:8]), "recordName": ident(key[8:])})
-        for key, value in txn.cursor(db=dbs["recordCreates"]):
-            key = sized("recordCreates", bytes(key), 24, "recordCreates key")
-            where = "recordCreates %s/%d" % (ident(key[:16]), u64(key[16:]))
-            held = sized(where, bytes(value), 1, "value")[0]
-            if held not in (0, 1):
-                refuse(where, "value %d is neither 0 nor 1" % held)
-            out["recordCreates"].append({"recordName": ident(key[:16]), "sequence": u64(key[16:]),
-                                         "holdsVCard": held == 1})
-        for key, value in txn.cursor(db=dbs["pendingRedactions"]):
-            sequence = u64(sized("pendingRedactions", bytes(key), 8, "pendingRedactions key"))
-            sized("pendingRedactions %d" % sequence, bytes(value), 0, "value")
-            out["pendingRedactions"].append(sequence)
+        dbs = {name: env.open_db(name.encode(), txn=txn, create=False) for name in databases}
+        out = {"databases": {name: txn.stat(dbs[name])["entries"] for name in databases}, "meta": meta,
+               "events": read_log(txn, dbs["log"]), "eventIndex": read_event_index(txn, dbs["eventIndex"]),
+               "shares": [], "expiry": [], "pendingRedactions": read_pending_redactions(txn, dbs["pendingRedactions"])}
+        if meta["schema"] == 1:
+            out["recordCreates"] = []
+            read_format_1(txn, dbs, out)
+        else:
+            out["cursors"] = []
+            read_format_2(txn, dbs, out)
     return out
 
 
 def main(path):
     try:
-        env = lmdb.open(path, readonly=True, max_dbs=len(DATABASES), subdir=True)
+        env = lmdb.open(path, readonly=True, max_dbs=len(DATABASES[1]) + 1, subdir=True)
     except lmdb.Error as error:
         sys.stderr.write("read_store.py: cannot open %s as an LMDB environment: %s\n" % (path, error))
         return 1
