@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The store is a plain LMDB environment that tools outside ShareLog read:
 /// Debian's lmdb-utils and Python's lmdb binding (python3-lmdb). Every
@@ -32,8 +33,8 @@ import Testing
         #expect(entries == expected)
     }
 
-    /// `mdb_dump` shows every log entry and every share state, key and
-    /// value, as FORMAT.md lays out the hand-written expectation.
+    /// `mdb_dump` shows every log entry, share state and expiry entry, key
+    /// and value, as FORMAT.md lays out the hand-written expectation.
     @Test func mdbDumpGivesTheBytesTheFormatPrescribes() throws {
         let scenario = try ReaderScenario()
         let expected = scenario.expected
@@ -43,16 +44,53 @@ import Testing
         try expectDump(
             of: "shares", in: scenario.path,
             equals: expected.shares.map { (FormatBytes.identifier($0.recordName), FormatBytes.shareState($0)) })
+        try expectDump(
+            of: "expiry", in: scenario.path,
+            equals: expected.expiry.map { (FormatBytes.expiryKey($0), FormatBytes.expiryValue($0)) })
     }
 
     /// Every field of every database, as the Python reader decodes it, is
     /// what the scenario's steps must leave: live, swept, revoked, redacted
     /// and pending-redaction shares, a tombstone that arrived before its
-    /// creation, one whose creation never came, a foreign live share, and
-    /// an unknown kind with its own flags.
+    /// creation, one whose creation never came, one with both a TTL end and
+    /// a revocation, a TTL end that a late creation replaces, a rival
+    /// creation that wins, a foreign live share, and an unknown kind with
+    /// its own flags.
     @Test func pythonReadsEveryFieldTheScenarioWrote() throws {
         let scenario = try ReaderScenario()
         try expect(PythonReader.read(scenario.path), equals: scenario.expected)
+    }
+
+    /// A `cursors` entry (sync writes them; the scenario has none), put
+    /// into a copy as FORMAT.md lays it out, reads back field by field.
+    @Test func pythonReadsACursor() throws {
+        let scenario = try ReaderScenario()
+        let copy = try DamagedCopy(of: scenario.path)
+        let peer = ReaderScenario.foreign, epoch = "0e0c0000-0000-4000-8000-00000000ec01"
+        try copy.put(FormatBytes.identifier(epoch) + FormatBytes.bigEndian(UInt64(0x0102_0304_0506_0708)), forKey: FormatBytes.identifier(peer), in: "cursors")
+        var expected = scenario.expected
+        expected.databases["cursors"] = 1
+        expected.cursors = [ReaderOutput.Cursor(peer: peer, epoch: epoch, position: 0x0102_0304_0506_0708)]
+        try expect(PythonReader.read(copy.path), equals: expected)
+    }
+
+    /// A store of format 1 (the committed fixture that the upgrade starts
+    /// from) reads by format 1's layout: `schema` 1 decides it.
+    @Test func pythonReadsTheFormat1Fixture() throws {
+        let directory = TemporaryDirectory()
+        let path = try ReaderFormat1Fixture.copy(into: directory)
+        let result = try PythonReader.run(path)
+        #expect(result.status == 0, Comment(rawValue: result.error))
+        let read = try JSONDecoder().decode(ReaderOutputFormat1.self, from: Data(result.output.utf8))
+        let expected = try ReaderFormat1Fixture.expected()
+        #expect(read.databases == expected.databases)
+        #expect(read.meta == expected.meta)
+        expect(read.events, equals: expected.events, "log", sourceLocation: #_sourceLocation)
+        #expect(read.eventIndex == expected.eventIndex)
+        expect(read.shares, equals: expected.shares, "shares", sourceLocation: #_sourceLocation)
+        #expect(read.expiry == expected.expiry)
+        #expect(read.recordCreates == expected.recordCreates)
+        #expect(read.pendingRedactions == expected.pendingRedactions)
     }
 
     /// A copy made by `mdb_copy` reads the same: the refusal tests damage
@@ -84,8 +122,8 @@ import Testing
         expect(read.eventIndex, equals: expected.eventIndex, "eventIndex", sourceLocation: sourceLocation)
         expect(read.shares, equals: expected.shares, "shares", sourceLocation: sourceLocation)
         expect(read.expiry, equals: expected.expiry, "expiry", sourceLocation: sourceLocation)
-        expect(read.recordCreates, equals: expected.recordCreates, "recordCreates", sourceLocation: sourceLocation)
         #expect(read.pendingRedactions == expected.pendingRedactions, sourceLocation: sourceLocation)
+        expect(read.cursors, equals: expected.cursors, "cursors", sourceLocation: sourceLocation)
     }
 
     func expect<Entry: Equatable>(

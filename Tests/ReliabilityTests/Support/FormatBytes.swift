@@ -35,23 +35,34 @@ enum FormatBytes {
     /// `body` followed by its CRC-32, as the last 4 bytes of an event are.
     static func sealed(_ body: [UInt8]) -> [UInt8] { body + bigEndian(crc32(body)) }
 
-    /// A `shares` value: the 75-byte header, absent parts zeros, then the vCard.
+    /// A `shares` value (format 2): version, flags, then the creation,
+    /// revocation and TTL-end parts, each only when present.
     static func shareState(_ share: ReaderOutput.Share) -> [UInt8] {
-        let flags = (share.creation != nil ? 1 : 0) | (share.expiry != nil ? 2 : 0) | (share.vCard != nil ? 4 : 0)
+        let flags = (share.creation != nil ? 1 : 0) | (share.revocation != nil ? 2 : 0) | (share.ttlEnd != nil ? 4 : 0)
         var bytes: [UInt8] = [UInt8(share.version), UInt8(flags)]
         if let creation = share.creation {
             bytes += bigEndian(creation.createdAt) + bigEndian(creation.expiresAt) + identifier(creation.origin)
-                + bigEndian(creation.originSequence)
-        } else {
-            bytes += [UInt8](repeating: 0, count: 40)
+                + bigEndian(creation.originSequence) + bigEndian(creation.position)
         }
-        if let expiry = share.expiry {
-            bytes += bigEndian(expiry.at) + [reasonCode(expiry.reason)] + identifier(expiry.origin)
-                + bigEndian(expiry.originSequence)
-        } else {
-            bytes += [UInt8](repeating: 0, count: 33)
+        for end in [share.revocation, share.ttlEnd].compactMap({ $0 }) {
+            bytes += shareEnd(end)
         }
-        return bytes + Array((share.vCard ?? "").utf8)
+        return bytes
+    }
+
+    /// A share state's revocation or TTL-end part: at, origin, origin counter.
+    static func shareEnd(_ end: ReaderOutput.End) -> [UInt8] {
+        bigEndian(end.at) + identifier(end.origin) + bigEndian(end.originSequence)
+    }
+
+    /// An `expiry` key: expiresAt clamped at 0, then the record name.
+    static func expiryKey(_ entry: ReaderOutput.ExpiryEntry) -> [UInt8] {
+        bigEndian(entry.clampedExpiresAt) + identifier(entry.recordName)
+    }
+
+    /// An `expiry` value: the creation's log position, then its expiresAt.
+    static func expiryValue(_ entry: ReaderOutput.ExpiryEntry) -> [UInt8] {
+        bigEndian(entry.position) + bigEndian(entry.expiresAt)
     }
 
     /// zlib's CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320, initial

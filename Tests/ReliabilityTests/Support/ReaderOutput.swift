@@ -1,5 +1,6 @@
-/// What Tests/Readers/read_store.py prints for a store: every database,
-/// decoded from docs/FORMAT.md alone, each list in LMDB key order.
+/// What Tests/Readers/read_store.py prints for a store of format 2: every
+/// database, decoded from docs/FORMAT.md alone, each list in LMDB key order.
+/// (A format-1 store prints `ReaderOutputFormat1`.)
 ///
 /// Tests decode the reader's JSON into this, and write the state a scenario
 /// must leave by hand in the same shape (`ReaderScenario`), so the two
@@ -13,9 +14,9 @@ struct ReaderOutput: Decodable, Equatable {
     var eventIndex: [IndexEntry]
     var shares: [Share]
     var expiry: [ExpiryEntry]
-    var recordCreates: [RecordCreate]
-    /// Local sequences of `shareCreated` entries awaiting redaction.
+    /// Log positions of `shareCreated` entries awaiting redaction.
     var pendingRedactions: [UInt64]
+    var cursors: [Cursor]
 
     /// The `meta` database; absent counters read as 0.
     struct Meta: Decodable, Equatable {
@@ -56,49 +57,53 @@ struct ReaderOutput: Decodable, Equatable {
         var payload: String?
     }
 
-    /// One `eventIndex` entry: event id → local sequence.
+    /// One `eventIndex` entry: event id → log position (`sequence`).
     struct IndexEntry: Decodable, Equatable {
         var origin: String
         var originSequence: UInt64
         var sequence: UInt64
     }
 
-    /// One `shares` value; `creation`, `expiry` and `vCard` are nil when
-    /// their flag bit is clear.
+    /// One `shares` value (format 2); each part is nil when its flag bit is
+    /// clear. The card is not here: it is in the log at `creation.position`.
     struct Share: Decodable, Equatable {
         var recordName: String
         var version: Int
         var creation: Creation?
-        var expiry: Expiry?
-        var vCard: String?
+        var revocation: End?
+        var ttlEnd: End?
     }
 
-    /// A share state's creation part: its times and its creating event.
+    /// A share state's creation part: its times, its creating event, and
+    /// that event's log position.
     struct Creation: Decodable, Equatable {
         var createdAt: Int64
         var expiresAt: Int64
         var origin: String
         var originSequence: UInt64
+        var position: UInt64
     }
 
-    /// A share state's expiry part: when, why, and its expiring event.
-    struct Expiry: Decodable, Equatable {
+    /// A share state's revocation or TTL-end part: when, and its event.
+    struct End: Decodable, Equatable {
         var at: Int64
-        var reason: String
         var origin: String
         var originSequence: UInt64
     }
 
-    /// One `expiry` key.
+    /// One `expiry` entry: the key (expiresAt clamped at 0, record name)
+    /// and the value (the winning creation's log position, its expiresAt).
     struct ExpiryEntry: Decodable, Equatable {
-        var expiresAt: UInt64
+        var clampedExpiresAt: UInt64
         var recordName: String
+        var position: UInt64
+        var expiresAt: Int64
     }
 
-    /// One `recordCreates` entry.
-    struct RecordCreate: Decodable, Equatable {
-        var recordName: String
-        var sequence: UInt64
-        var holdsVCard: Bool
+    /// One `cursors` entry: how far this replica has read a peer's log.
+    struct Cursor: Decodable, Equatable {
+        var peer: String
+        var epoch: String
+        var position: UInt64
     }
 }

@@ -10,7 +10,8 @@ import ShareLog
 /// record names come from `create`'s receipts (local) or are chosen here
 /// (foreign), and the local replica id is the store's identity.
 ///
-/// Steps (T = `ReliabilityStore.start`; R = this replica, F = a foreign one):
+/// Steps (T = `ReliabilityStore.start`; R = this replica, F and E foreign
+/// ones, E's id smaller than F's):
 ///
 /// | log | event | at | what it shows |
 /// |---|---|---|---|
@@ -28,6 +29,12 @@ import ShareLog
 /// | 12 | F/3 create G at T+5 s, TTL 1 h | applied | creation behind its tombstone |
 /// | 13 | F/4 TTL expiry of H at T+20 s | applied | a tombstone whose creation never came |
 /// | 14 | F/5 create I at T+400 s, TTL 1 h | applied | a live share made elsewhere |
+/// | 15 | F/6 TTL expiry of J at T+30 s | applied | a tombstone with a TTL end ... |
+/// | 16 | F/7 revoke J at T+40 s | applied | ... and a revocation: both parts |
+/// | 17 | F/8 TTL expiry of L at T+60 s | applied | its creation arrives after it: ... |
+/// | 18 | F/9 create L at T+50 s, TTL 10 s | applied | ... the TTL end is dropped |
+/// | 19 | F/10 create K at T+70 s, TTL 1 h | applied | a pending share whose creation ... |
+/// | 20 | E/1 create K at T+80 s, TTL 1 h | applied | ... a rival with a smaller id replaces |
 struct ReaderScenario {
     let fixture: ReliabilityStore
     let expected: ReaderOutput
@@ -40,6 +47,11 @@ struct ReaderScenario {
     static let g = "00000000-0000-4000-8000-0000000000a7"
     static let h = "ffffffff-0000-4000-8000-0000000000b8"
     static let i = "7777aaaa-0000-4000-8000-0000000000c9"
+    static let j = "3333cccc-0000-4000-8000-0000000000d1"
+    static let k = "aaaa5555-0000-4000-8000-0000000000d2"
+    static let l = "bbbb0000-0000-4000-8000-0000000000d3"
+    /// A second foreign replica, whose ids sort before `foreign`'s.
+    static let rival = "e0000000-0000-4000-8000-0000000000e1"
 
     /// A card whose text says whose it is; A's is about 6 KB.
     static func card(_ letter: Character) -> String {
@@ -82,23 +94,35 @@ struct ReaderScenario {
             Event(id: id(4), kind: .shareExpired(ShareExpired(recordName: RecordName(Self.h)!, at: at(20_000), reason: .ttl))),
             Event(id: id(5), kind: .shareCreated(ShareCreated(
                 recordName: RecordName(Self.i)!, vCard: Array(Self.card("I").utf8), createdAt: at(400_000), expiresAt: at(4_000_000)))),
+            Event(id: id(6), kind: .shareExpired(ShareExpired(recordName: RecordName(Self.j)!, at: at(30_000), reason: .ttl))),
+            Event(id: id(7), kind: .shareExpired(ShareExpired(recordName: RecordName(Self.j)!, at: at(40_000), reason: .revoked))),
+            Event(id: id(8), kind: .shareExpired(ShareExpired(recordName: RecordName(Self.l)!, at: at(60_000), reason: .ttl))),
+            Event(id: id(9), kind: .shareCreated(ShareCreated(
+                recordName: RecordName(Self.l)!, vCard: Array(Self.card("L").utf8), createdAt: at(50_000), expiresAt: at(60_000)))),
+            Event(id: id(10), kind: .shareCreated(ShareCreated(
+                recordName: RecordName(Self.k)!, vCard: Array(Self.card("K").utf8), createdAt: at(70_000), expiresAt: at(3_670_000)))),
+            Event(id: EventID(origin: ReplicaID(Self.rival)!, counter: 1), kind: .shareCreated(ShareCreated(
+                recordName: RecordName(Self.k)!, vCard: Array(Self.card("k").utf8), createdAt: at(80_000), expiresAt: at(3_680_000)))),
         ])
 
         let text = { (name: RecordName) in name.uuid.uuidString.lowercased() }
         self.fixture = fixture
-        names = ["A": text(a), "B": text(b), "C": text(c), "D": text(d), "E": text(e), "G": Self.g, "H": Self.h, "I": Self.i]
+        names = [
+            "A": text(a), "B": text(b), "C": text(c), "D": text(d), "E": text(e), "G": Self.g, "H": Self.h, "I": Self.i,
+            "J": Self.j, "K": Self.k, "L": Self.l,
+        ]
         expected = Self.expectation(
             names: names, replica: store.replicaID.uuid.uuidString.lowercased(), epoch: store.epoch.uuid.uuidString.lowercased())
     }
 
-    /// The state the steps leave, by hand.
+    /// The state the steps leave, by hand, by the rules of docs/FORMAT.md.
     private static func expectation(names: [Character: String], replica r: String, epoch: String) -> ReaderOutput {
-        let f = foreign
-        let created = { (sequence: UInt64, origin: String, originSequence: UInt64, letter: Character, createdAt: Int64, expiresAt: Int64, redacted: Bool) in
+        let f = foreign, e = rival
+        let created = { (sequence: UInt64, origin: String, originSequence: UInt64, letter: Character, card: Character, createdAt: Int64, expiresAt: Int64, redacted: Bool) in
             ReaderOutput.Event(
                 sequence: sequence, version: 1, kind: 1, kindName: "shareCreated", flags: redacted ? 1 : 0, origin: origin,
                 originSequence: originSequence, recordName: names[letter]!, createdAt: t + createdAt, expiresAt: t + expiresAt,
-                redacted: redacted, vCard: redacted ? nil : card(letter))
+                redacted: redacted, vCard: redacted ? nil : Self.card(card))
         }
         let expired = { (sequence: UInt64, origin: String, originSequence: UInt64, letter: Character, at: Int64, reason: String) in
             ReaderOutput.Event(
@@ -106,59 +130,73 @@ struct ReaderScenario {
                 originSequence: originSequence, recordName: names[letter]!, at: t + at, reason: reason)
         }
         let events = [
-            created(1, r, 1, "A", 0, 3_600_000, false),
-            created(2, r, 2, "B", 1000, 61_000, true),
-            created(3, r, 3, "C", 2000, 3_602_000, true),
+            created(1, r, 1, "A", "A", 0, 3_600_000, false),
+            created(2, r, 2, "B", "B", 1000, 61_000, true),
+            created(3, r, 3, "C", "C", 2000, 3_602_000, true),
             expired(4, r, 4, "C", 3000, "revoked"),
-            created(5, r, 5, "D", 4000, 304_000, false),
+            created(5, r, 5, "D", "D", 4000, 304_000, false),
             expired(6, r, 6, "B", 61_000, "ttl"),
             expired(7, r, 7, "D", 304_000, "ttl"),
-            created(8, r, 8, "E", 401_000, 4_001_000, false),
+            created(8, r, 8, "E", "E", 401_000, 4_001_000, false),
             expired(9, r, 9, "E", 402_000, "revoked"),
             expired(10, f, 1, "G", 10_000, "revoked"),
             ReaderOutput.Event(sequence: 11, version: 1, kind: 9, kindName: "unknown", flags: 0xA5, origin: f, originSequence: 2, payload: "010203"),
-            created(12, f, 3, "G", 5000, 3_605_000, false),
+            created(12, f, 3, "G", "G", 5000, 3_605_000, false),
             expired(13, f, 4, "H", 20_000, "ttl"),
-            created(14, f, 5, "I", 400_000, 4_000_000, false),
+            created(14, f, 5, "I", "I", 400_000, 4_000_000, false),
+            expired(15, f, 6, "J", 30_000, "ttl"),
+            expired(16, f, 7, "J", 40_000, "revoked"),
+            expired(17, f, 8, "L", 60_000, "ttl"),
+            created(18, f, 9, "L", "L", 50_000, 60_000, false),
+            created(19, f, 10, "K", "K", 70_000, 3_670_000, false),
+            created(20, e, 1, "K", "k", 80_000, 3_680_000, false),
         ]
-        let creation = { (createdAt: Int64, expiresAt: Int64, origin: String, originSequence: UInt64) in
-            ReaderOutput.Creation(createdAt: t + createdAt, expiresAt: t + expiresAt, origin: origin, originSequence: originSequence)
+        let creation = { (createdAt: Int64, expiresAt: Int64, origin: String, originSequence: UInt64, position: UInt64) in
+            ReaderOutput.Creation(
+                createdAt: t + createdAt, expiresAt: t + expiresAt, origin: origin, originSequence: originSequence, position: position)
         }
-        let expiry = { (at: Int64, reason: String, origin: String, originSequence: UInt64) in
-            ReaderOutput.Expiry(at: t + at, reason: reason, origin: origin, originSequence: originSequence)
+        let end = { (at: Int64, origin: String, originSequence: UInt64) in
+            ReaderOutput.End(at: t + at, origin: origin, originSequence: originSequence)
         }
-        let share = { (letter: Character, creation: ReaderOutput.Creation?, expiry: ReaderOutput.Expiry?, holdsCard: Bool) in
-            ReaderOutput.Share(recordName: names[letter]!, version: 1, creation: creation, expiry: expiry, vCard: holdsCard ? card(letter) : nil)
+        let share = { (letter: Character, creation: ReaderOutput.Creation?, revocation: ReaderOutput.End?, ttlEnd: ReaderOutput.End?) in
+            ReaderOutput.Share(recordName: names[letter]!, version: 2, creation: creation, revocation: revocation, ttlEnd: ttlEnd)
         }
+        // A TTL end is stored only while no creation is known: B, D and L
+        // keep their creation alone, and the answers get the end from its
+        // expiresAt.
         let shares = [
-            share("A", creation(0, 3_600_000, r, 1), nil, true),
-            share("B", creation(1000, 61_000, r, 2), expiry(61_000, "ttl", r, 6), false),
-            share("C", creation(2000, 3_602_000, r, 3), expiry(3000, "revoked", r, 4), false),
-            share("D", creation(4000, 304_000, r, 5), expiry(304_000, "ttl", r, 7), false),
-            share("E", creation(401_000, 4_001_000, r, 8), expiry(402_000, "revoked", r, 9), false),
-            share("G", creation(5000, 3_605_000, f, 3), expiry(10_000, "revoked", f, 1), false),
-            share("H", nil, expiry(20_000, "ttl", f, 4), false),
-            share("I", creation(400_000, 4_000_000, f, 5), nil, true),
+            share("A", creation(0, 3_600_000, r, 1, 1), nil, nil),
+            share("B", creation(1000, 61_000, r, 2, 2), nil, nil),
+            share("C", creation(2000, 3_602_000, r, 3, 3), end(3000, r, 4), nil),
+            share("D", creation(4000, 304_000, r, 5, 5), nil, nil),
+            share("E", creation(401_000, 4_001_000, r, 8, 8), end(402_000, r, 9), nil),
+            share("G", creation(5000, 3_605_000, f, 3, 12), end(10_000, f, 1), nil),
+            share("H", nil, nil, end(20_000, f, 4)),
+            share("I", creation(400_000, 4_000_000, f, 5, 14), nil, nil),
+            share("J", nil, end(40_000, f, 7), end(30_000, f, 6)),
+            share("K", creation(80_000, 3_680_000, e, 1, 20), nil, nil),
+            share("L", creation(50_000, 60_000, f, 9, 18), nil, nil),
         ]
-        let recordCreates = [("A", 1, true), ("B", 2, false), ("C", 3, false), ("D", 5, true), ("E", 8, true), ("G", 12, true), ("I", 14, true)]
-            .map { (letter: Character, sequence: UInt64, holds: Bool) in
-                ReaderOutput.RecordCreate(recordName: names[letter]!, sequence: sequence, holdsVCard: holds)
-            }
-        let index = (1...9).map { ReaderOutput.IndexEntry(origin: r, originSequence: UInt64($0), sequence: UInt64($0)) }
-            + (1...5).map { ReaderOutput.IndexEntry(origin: f, originSequence: UInt64($0), sequence: UInt64($0 + 9)) }
+        let local: [ReaderOutput.IndexEntry] = (1...9).map { ReaderOutput.IndexEntry(origin: r, originSequence: UInt64($0), sequence: UInt64($0)) }
+        let applied: [ReaderOutput.IndexEntry] = (1...10).map { ReaderOutput.IndexEntry(origin: f, originSequence: UInt64($0), sequence: UInt64($0 + 9)) }
+        let index = local + applied + [ReaderOutput.IndexEntry(origin: e, originSequence: 1, sequence: 20)]
+        let pending = { (letter: Character, position: UInt64, expiresAt: Int64) in
+            ReaderOutput.ExpiryEntry(clampedExpiresAt: UInt64(t + expiresAt), recordName: names[letter]!, position: position, expiresAt: t + expiresAt)
+        }
         return ReaderOutput(
-            databases: ["meta": 6, "log": 14, "eventIndex": 14, "shares": 8, "expiry": 2, "recordCreates": 7, "pendingRedactions": 3],
-            meta: ReaderOutput.Meta(schema: 1, replica: r, epoch: epoch, originSequence: 9, liveCount: 2, expiredCount: 6),
+            databases: ["meta": 6, "log": 20, "eventIndex": 20, "shares": 11, "expiry": 3, "pendingRedactions": 5, "cursors": 0],
+            // Pending: A, I and K. Ended: B, C, D, E, G, H, J and L.
+            meta: ReaderOutput.Meta(schema: 2, replica: r, epoch: epoch, originSequence: 9, liveCount: 3, expiredCount: 8),
             events: events,
             // Every key list in LMDB's order: bytewise, which for
             // lowercase UUID text and big-endian integers is this order.
             eventIndex: index.sorted { ($0.origin, $0.originSequence) < ($1.origin, $1.originSequence) },
             shares: shares.sorted { $0.recordName < $1.recordName },
-            expiry: [
-                ReaderOutput.ExpiryEntry(expiresAt: UInt64(t + 3_600_000), recordName: names["A"]!),
-                ReaderOutput.ExpiryEntry(expiresAt: UInt64(t + 4_000_000), recordName: names["I"]!),
-            ],
-            recordCreates: recordCreates.sorted { ($0.recordName, $0.sequence) < ($1.recordName, $1.sequence) },
-            pendingRedactions: [5, 8, 12])
+            // K's entry is its winning rival's (log 20), not F/10's.
+            expiry: [pending("A", 1, 3_600_000), pending("K", 20, 3_680_000), pending("I", 14, 4_000_000)],
+            // 5 D and 8 E ended after compaction; 12 G and 18 L arrived
+            // behind their tombstones; 19 lost K to a smaller id.
+            pendingRedactions: [5, 8, 12, 18, 19],
+            cursors: [])
     }
 }
