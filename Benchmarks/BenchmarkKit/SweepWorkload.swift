@@ -54,9 +54,9 @@ public struct SweepWorkload: Workload {
                         if system == .shareLog {
                             measurements.record(
                                 Self.figureID(total: total, due: due) + ".floor",
-                                title: "  disk floor: its log entries at sequential durable bandwidth",
+                                title: "  disk floor: its log and index entries at durable bandwidth, a sync per batch",
                                 unit: "µs/share", higherIsBetter: false, comparable: false, system: .shareLog,
-                                value: floor.microsecondsPerExpiredShare)
+                                value: floor.microsecondsPerExpiredShare(batch: configuration.sweepBatch))
                         }
                     }
                 }

@@ -32,7 +32,8 @@ public final class Environment: Sendable {
         let configuration = EnvironmentRegistry.Configuration(databases: Set(databases), options: options)
         return try EnvironmentRegistry.environment(for: fileID, configuration: configuration) { id in
             let handle = try EnvironmentHandle(
-                path: path, fileID: fileID, maxDatabases: databases.count, options: options, id: id)
+                // One slot spare, for `deleteDatabase(named:)`.
+                path: path, fileID: fileID, maxDatabases: databases.count + 1, options: options, id: id)
             _ = try handle.clearStaleReaders()
             return try Environment(path: path, handle: handle, databaseNames: Set(databases))
         }

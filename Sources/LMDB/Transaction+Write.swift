@@ -52,4 +52,20 @@ extension Transaction where Access == ReadWrite {
         try validate(database)
         try checkWrite(mdb_drop(pointer, database.dbi, 0), "mdb_drop on \(database)")
     }
+
+    /// Deletes the named database `name`, entries and all, if it exists
+    /// (`mdb_drop` with `del`): for a store format that no longer has it.
+    /// Needs one database slot beyond those open, which
+    /// `Environment.open` keeps spare.
+    ///
+    /// - Returns: false when no such database exists.
+    @discardableResult
+    public func deleteDatabase(named name: String) throws -> Bool {
+        var dbi = MDB_dbi()
+        let rc = mdb_dbi_open(pointer, name, 0, &dbi)
+        if rc == MDB_NOTFOUND { return false }
+        try checkWrite(rc, "mdb_dbi_open '\(name)'")
+        try checkWrite(mdb_drop(pointer, dbi, 1), "mdb_drop '\(name)'")
+        return true
+    }
 }

@@ -37,8 +37,16 @@ struct Context {
         return options
     }
 
-    /// Opens the existing store.
-    func openStore() throws -> ShareStore { try ShareStore.open(at: storePath, options: storeOptions) }
+    /// Opens the existing store; says on standard error when opening it
+    /// upgraded its format, since that rewrote every derived database.
+    func openStore() throws -> ShareStore {
+        let store = try ShareStore.open(at: storePath, options: storeOptions)
+        if let upgrade = store.upgrade {
+            FileHandle.standardError.write(Data(
+                "sharelog: upgraded the store from format \(upgrade.fromVersion) to \(upgrade.toVersion) (\(upgrade.eventsReplayed) log entries replayed)\n".utf8))
+        }
+        return store
+    }
 
     /// Writes one line to standard output.
     func print(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }

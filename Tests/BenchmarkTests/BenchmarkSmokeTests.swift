@@ -41,9 +41,10 @@ import Testing
             }
         }
         #expect(Set(report.targets.map(\.id)).count == 11)
-        // The floor's bytes per share: a shareExpired event, 35 + 25 bytes by
-        // docs/FORMAT.md, under its 8-byte log position.
-        #expect(DiskFloor.bytesPerExpiredShare == 68)
+        // The floor's bytes per share, by docs/FORMAT.md: a shareExpired
+        // event (35 + 25 bytes) under its 8-byte log position, its eventIndex
+        // entry (24-byte id, 8-byte position), its pendingRedactions key (8).
+        #expect(DiskFloor.bytesPerExpiredShare == 68 + 32 + 8)
         let floor = report.measurements.figure("sweep.n20.e20.floor")?.results
         #expect(floor.map { Set($0.keys) } == ["ShareLog"])
         #expect(floor?["ShareLog"]?.values.allSatisfy { $0.isFinite && $0 > 0 } == true)

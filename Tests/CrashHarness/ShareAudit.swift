@@ -151,7 +151,13 @@ struct ShareAudit {
             let creation = entry.creation
             let result = try store.fetch(name, at: Timestamp(milliseconds: creation.createdAt))
             if let end = ended[name] {
-                if result != .expired(at: Timestamp(milliseconds: end.at), reason: end.reason) {
+                // docs/FORMAT.md: a share reads as ended by its revocation
+                // only if that came before its expiresAt, and a TTL end
+                // reads as the expiresAt its creation set.
+                let expected = end.reason == .revoked && end.at < creation.expiresAt
+                    ? FetchResult.expired(at: Timestamp(milliseconds: end.at), reason: .revoked)
+                    : .expired(at: Timestamp(milliseconds: creation.expiresAt), reason: .ttl)
+                if result != expected {
                     check.fail("fetch(\(name)) answers \(Self.describe(result)), but the log ended it at \(end.at) (\(end.reason))")
                 }
             } else if case .live(let share) = result {

@@ -108,7 +108,6 @@ import Testing
             eventIndex[\(replica)0000000000000002]: stored but not implied by the log
             shares[\(share)]: stored but not implied by the log
             expiry[000001b8fed23800\(share)]: stored but not implied by the log
-            recordCreates[\(share)0000000000000002]: stored but not implied by the log
             meta[live-count]: stored 5, log implies 4
             MISMATCH: the projections differ from the log
 

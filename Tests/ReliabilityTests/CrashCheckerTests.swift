@@ -201,16 +201,30 @@ import Testing
     @Test func aFetchThatDisagreesWithTheLogIsCaught() throws {
         var session = try Session()
         let names = try (0..<3).map { _ in try #require(try session.perform("create").recordName.flatMap(RecordName.init)) }
-        let store = session.fixture.store, shares = store.schema.shares
+        let store = session.fixture.store, shares = store.schema.shares, expiry = store.schema.expiry
         let liveRow = try #require(try store.environment.read { txn in try txn.value(forKey: names[1].bytes, in: shares) })
+        // Its `expiry` entry, which says it is still pending: ShareLog's key layout, taken as stored.
+        let pendingEntry = try #require(try store.environment.read { txn -> ([UInt8], [UInt8])? in
+            var found: ([UInt8], [UInt8])?
+            try txn.scan(expiry) { entry in
+                if entry.key.count == 24, Array(entry.key[8...]) == names[1].bytes { found = (Array(entry.key), Array(entry.value)) }
+                return .proceed
+            }
+            return found
+        })
         try session.perform("revoke", target: names[1].description)
+        let first = try #require(try store.environment.read { txn in try store.projection.state(of: names[0], in: txn) }?.creation)
         var otherCard = try #require(try store.environment.read { txn in try store.projection.state(of: names[2], in: txn) })
-        otherCard.vCard = SampleCard.make(index: 4242)
+        let third = try #require(otherCard.creation)
+        // Pointed at the first share's log entry, the third reads the first's card.
+        otherCard.creation = ShareState.Creation(
+            createdAt: third.createdAt, expiresAt: third.expiresAt, event: third.event, position: first.position)
         let doctored = otherCard.encoded()
         // The first share vanishes, the revoked one is live again, the third holds another card.
         _ = try store.environment.write { txn in
             try txn.delete(names[0].bytes, in: shares)
             try txn.put(liveRow, forKey: names[1].bytes, in: shares)
+            try txn.put(pendingEntry.1, forKey: pendingEntry.0, in: expiry)
             try txn.put(doctored, forKey: names[2].bytes, in: shares)
         }
         #expect(try auditViolations(session).sorted() == [

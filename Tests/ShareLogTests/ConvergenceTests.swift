@@ -51,8 +51,11 @@ import Testing
         orderB.forEach { modelB.receive($0) }
         try Self.expect(a, holds: modelA.image(), "seed \(seed), store A")
         try Self.expect(b, holds: modelB.image(), "seed \(seed), store B")
-        #expect(try a.contents(of: \.shares) == b.contents(of: \.shares))
-        #expect(try a.contents(of: \.expiry) == b.contents(of: \.expiry))
+        // Equal byte for byte, but for the log positions each replica's own
+        // log gives the winning creation (FORMAT.md: creation bytes 42..<50
+        // of a state with a creation; bytes 0..<8 of an expiry value).
+        #expect(try Self.withoutPositions(a.contents(of: \.shares), at: 42) == Self.withoutPositions(b.contents(of: \.shares), at: 42))
+        #expect(try Self.withoutPositions(a.contents(of: \.expiry), at: 0) == Self.withoutPositions(b.contents(of: \.expiry), at: 0))
         #expect(try a.store.verify().isConsistent && b.store.verify().isConsistent)
     }
 
@@ -186,5 +189,17 @@ import Testing
         let differences = stored.differences(from: expected).joined(separator: "\n")
         Issue.record("\(context)\n\(differences)")
         return false
+    }
+
+    /// `contents` with the 8 bytes at `offset` of each value zeroed, where
+    /// a value that long holds a log position there (a state holds one only
+    /// with its creation flag, bit 0 of byte 1).
+    static func withoutPositions(_ contents: [[UInt8]: [UInt8]], at offset: Int) -> [[UInt8]: [UInt8]] {
+        contents.mapValues { value in
+            guard value.count >= offset + 8, offset == 0 || value[1] & 1 != 0 else { return value }
+            var copy = value
+            copy.replaceSubrange(offset..<offset + 8, with: repeatElement(0, count: 8))
+            return copy
+        }
     }
 }

@@ -16,6 +16,10 @@ import TestSupport
         Mismatch(database: database, key: hex(key), problem: "stored but not implied by the log")
     }
 
+    static func differs(_ database: String, _ key: [UInt8]) -> Mismatch {
+        Mismatch(database: database, key: hex(key), problem: "value differs from the log's")
+    }
+
     /// The record name 6f1c2a9e-58b4-4d9a-9f0e-2b7c1d3e4f50, byte by byte.
     static let nameBytes: [UInt8] = [0x6F, 0x1C, 0x2A, 0x9E, 0x58, 0xB4, 0x4D, 0x9A, 0x9F, 0x0E, 0x2B, 0x7C, 0x1D, 0x3E, 0x4F, 0x50]
     /// Big-endian 1: one millisecond after 1970 began, due at any later time.
@@ -34,36 +38,44 @@ import TestSupport
         test.clock.advance(by: .seconds(60))
         #expect(throws: ShareLogError.corruptKey(
             database: "expiry", key: key,
-            reason: "not an expiry time (8 bytes, at most Int64.max) and a record name (16 bytes)")
+            reason: "not an expiry time (8 bytes, at most Int64.max) and a record name (16 bytes), "
+                + "with a log position and that same time as its value (16 bytes)")
         ) { try test.store.sweep() }
         #expect(try test.store.stats().events == 1)
         #expect(try test.store.verify().mismatches == [Self.notImplied("expiry", key)])
     }
 
-    @Test func aSweepRefusesAnExpiryKeyOfNoLiveShareInsteadOfExpiringItInEverySweep() throws {
+    /// The entry is well formed and names log position 1, which holds
+    /// another share's creation: a sweep must neither end nor redact it.
+    @Test func aSweepRefusesAnExpiryEntryOfNoPendingShareInsteadOfEndingAnotherShare() throws {
         let test = try TestStore()
+        let other = try test.store.create(vCard: smallCard(), ttl: .seconds(3600))
         let key = Self.longAgo + Self.nameBytes
-        try Self.put([], forKey: key, in: \.expiry, of: test)
+        try Self.put([0, 0, 0, 0, 0, 0, 0, 1] + Self.longAgo, forKey: key, in: \.expiry, of: test)
         #expect(throws: ShareLogError.corruptKey(
             database: "expiry", key: key,
-            reason: "no live share 6f1c2a9e-58b4-4d9a-9f0e-2b7c1d3e4f50 expires at 1970-01-01T00:00:00.001Z")
+            reason: "no pending share 6f1c2a9e-58b4-4d9a-9f0e-2b7c1d3e4f50 was created at log position 1")
         ) { try test.store.sweep() }
-        #expect(try test.store.stats().events == 0)
+        #expect(try test.store.stats().events == 1)
+        #expect(try test.store.stats().pendingRedactions == 0)
+        #expect(try test.store.fetch(other.recordName) == .live(Share(
+            recordName: other.recordName, vCard: smallCard(), createdAt: test.clock.now(), expiresAt: test.clock.now().advanced(by: .seconds(3600)))))
         #expect(try test.store.verify().mismatches == [Self.notImplied("expiry", key)])
     }
 
-    @Test func expiringAShareWhoseRecordCreatesKeyIsDamagedRefusesInsteadOfKeepingTheCard() throws {
+    @Test func sweepingAShareWhoseExpiryValueIsDamagedRefusesInsteadOfLosingTheCard() throws {
         let test = try TestStore()
         let share = try test.store.create(vCard: smallCard(), ttl: .seconds(60))
-        let key = share.recordName.bytes + [UInt8](repeating: 1, count: 9)
-        try Self.put([1], forKey: key, in: \.recordCreates, of: test)
-        let error = ShareLogError.corruptKey(
-            database: "recordCreates", key: key, reason: "not a record name (16 bytes) and a log position (8 bytes)")
-        #expect(throws: error) { try test.store.revoke(share.recordName) }
+        // ManualClock's start plus 60 s, big-endian, then the record name.
+        let key: [UInt8] = [0, 0, 0x01, 0xA3, 0x18, 0x5D, 0x3A, 0x60] + share.recordName.bytes
+        try Self.put([0, 0, 0, 0, 0, 0, 0, 1], forKey: key, in: \.expiry, of: test)
         test.clock.advance(by: .seconds(60))
-        #expect(throws: error) { try test.store.sweep() }
+        #expect(throws: ShareLogError.corruptKey(
+            database: "expiry", key: key,
+            reason: "not an expiry time (8 bytes, at most Int64.max) and a record name (16 bytes), "
+                + "with a log position and that same time as its value (16 bytes)")) { try test.store.sweep() }
         #expect(try test.store.stats().events == 1)
-        #expect(try test.store.verify().mismatches == [Self.notImplied("recordCreates", key)])
+        #expect(try test.store.verify().mismatches == [Self.differs("expiry", key)])
     }
 
     @Test func aCompactionRefusesAPendingRedactionsKeyOfTheWrongLength() throws {

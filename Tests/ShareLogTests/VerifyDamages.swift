@@ -35,11 +35,13 @@ extension VerifyTests {
             try put(value, forKey: key, in: \.shares, of: test)
             return [mismatch("shares", key, "value differs from the log's")]
         },
-        Damage(label: "shares card changed") { test in
-            // The largest state is a live share's: it holds the card.
+        Damage(label: "shares creation position changed") { test in
+            // A pending share's state is 50 bytes; its creation's log
+            // position ends it (FORMAT.md).
             let shares = try test.contents(of: \.shares)
-            guard let (key, value) = shares.max(by: { $0.value.count < $1.value.count }) else { return [] }
-            try put(value.dropLast() + [value[value.count - 1] ^ 0x20], forKey: key, in: \.shares, of: test)
+            guard let key = shares.keys.sorted(by: precedes).first(where: { shares[$0]?.count == 50 }), var value = shares[key] else { return [] }
+            value[49] ^= 0x20
+            try put(value, forKey: key, in: \.shares, of: test)
             return [mismatch("shares", key, "value differs from the log's")]
         },
         Damage(label: "shares entry deleted") { test in
@@ -68,9 +70,16 @@ extension VerifyTests {
             try put([], forKey: key, in: \.expiry, of: test)
             return [mismatch("expiry", key, "stored but not implied by the log")]
         },
-        Damage(label: "expiry value not empty") { test in
+        Damage(label: "expiry value changed") { test in
             let key = try first(\.expiry, of: test)
-            try put([1], forKey: key, in: \.expiry, of: test)
+            var value = try test.contents(of: \.expiry)[key] ?? []
+            value[7] ^= 0x01
+            try put(value, forKey: key, in: \.expiry, of: test)
+            return [mismatch("expiry", key, "value differs from the log's")]
+        },
+        Damage(label: "expiry value of the wrong length") { test in
+            let key = try first(\.expiry, of: test)
+            try put((try test.contents(of: \.expiry)[key] ?? []).dropLast(), forKey: key, in: \.expiry, of: test)
             return [mismatch("expiry", key, "value differs from the log's")]
         },
         Damage(label: "expiry key of the wrong length") { test in
@@ -78,34 +87,15 @@ extension VerifyTests {
             try put([], forKey: key, in: \.expiry, of: test)
             return [mismatch("expiry", key, "stored but not implied by the log")]
         },
-        Damage(label: "recordCreates value changed") { test in
-            let key = try test.contents(of: \.recordCreates).filter { $0.value == [1] }.keys.sorted(by: precedes).first ?? []
-            try put([0], forKey: key, in: \.recordCreates, of: test)
-            return [mismatch("recordCreates", key, "value differs from the log's")]
-        },
-        Damage(label: "recordCreates entry deleted") { test in
-            let key = try first(\.recordCreates, of: test)
-            try delete(key, in: \.recordCreates, of: test)
-            return [mismatch("recordCreates", key, "implied by the log but missing")]
-        },
-        Damage(label: "recordCreates entry of another sequence added") { test in
-            let key = try Array(first(\.recordCreates, of: test).prefix(16)) + [0, 0, 0, 0, 0, 0, 3, 0xE7]
-            try put([1], forKey: key, in: \.recordCreates, of: test)
-            return [mismatch("recordCreates", key, "stored but not implied by the log")]
-        },
-        Damage(label: "recordCreates key of the wrong length") { test in
-            let key = try Array(first(\.recordCreates, of: test).prefix(16)) + [UInt8](repeating: 1, count: 9)
-            try put([1], forKey: key, in: \.recordCreates, of: test)
-            return [mismatch("recordCreates", key, "stored but not implied by the log")]
-        },
         Damage(label: "pendingRedactions entry deleted") { test in
             let key = try first(\.pendingRedactions, of: test)
             try delete(key, in: \.pendingRedactions, of: test)
             return [mismatch("pendingRedactions", key, "implied by the log but missing")]
         },
         Damage(label: "pendingRedactions entry of a live share's creation added") { test in
-            // Log entry 3 is the creation of share 2, live with its card.
-            let key: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 3]
+            // Log entry 4 is the creation of share 3, live with its card
+            // (share 2's creation may have lost to its rival's, which queues it).
+            let key: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 4]
             try put([], forKey: key, in: \.pendingRedactions, of: test)
             return [mismatch("pendingRedactions", key, "stored but not implied by the log")]
         },

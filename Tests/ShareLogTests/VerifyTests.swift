@@ -114,7 +114,7 @@ import TestSupport
         // Every derived entry compared exactly once, as LMDB counts them.
         let schema = test.store.schema
         let stored = try test.store.environment.read { txn in
-            try [schema.eventIndex, schema.shares, schema.expiry, schema.recordCreates, schema.pendingRedactions]
+            try [schema.eventIndex, schema.shares, schema.expiry, schema.pendingRedactions]
                 .reduce(0) { $0 + (try txn.count(in: $1)) }
         }
         #expect(report.entriesCompared == stored)

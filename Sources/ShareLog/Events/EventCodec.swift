@@ -132,4 +132,16 @@ public enum EventCodec {
             return .unknown(code: code, flags: flags, payload: payload.readBytes(payload.remaining)!)
         }
     }
+
+    /// Whether `bytes`, a logged event, is a `shareCreated` of `name` that
+    /// still holds its card: the kind, flag and record-name bytes alone,
+    /// without the checksum (the projection asks this of entries it logged;
+    /// `verify` and reads check the whole entry). Nil for any other event.
+    static func creationHoldsCard(_ bytes: UnsafeRawBufferPointer, of name: RecordName) -> Bool? {
+        let nameOffset = headerSize
+        guard bytes.count >= nameOffset + 16, bytes[1] == KindCode.shareCreated,
+              withUnsafeBytes(of: name.uuid.uuid, { $0.elementsEqual(bytes[nameOffset..<nameOffset + 16]) })
+        else { return nil }
+        return bytes[2] & redactedFlag == 0
+    }
 }

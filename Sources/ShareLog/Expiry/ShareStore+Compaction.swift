@@ -5,15 +5,16 @@ extension ShareStore {
     /// Removes the vCards of expired shares from the log, then from the
     /// store's file.
     ///
-    /// The projection drops a card the moment its share expires; the log
-    /// keeps it in the `shareCreated` entry until compaction rewrites that
-    /// entry in place: same event id, same sequence, the redacted flag set
+    /// A card lives only in its `shareCreated` log entry. The moment its
+    /// share ends, no answer reads it any more and the entry is queued in
+    /// `pendingRedactions`; the entry keeps the card until compaction
+    /// rewrites it in place: same event id, same sequence, the redacted flag set
     /// and no card. Entries to rewrite come from `pendingRedactions`, in
     /// batches of `batchSize` entries, each one short write transaction:
     /// O(expired since the last compaction).
     ///
     /// LMDB never erases, so the old bytes of every rewritten entry and
-    /// dropped projection value linger in free pages and unused page areas.
+    /// dropped index entry linger in free pages and unused page areas.
     /// Compaction ends with `Environment.scrub()`, which zeroes them (see
     /// its contract and docs/ENGINE.md#privacy): O(pages in the file), and
     /// every writer waits for it.
@@ -59,6 +60,5 @@ extension ShareStore {
         else { return }
         let redacted = Event(id: event.id, kind: .shareCreated(created.redacted))
         try txn.put(EventCodec.encode(redacted), forKey: Key.sequence(sequence), in: schema.log)
-        try txn.put([0], forKey: Key.recordCreate(created.recordName, sequence), in: schema.recordCreates)
     }
 }

@@ -10,7 +10,13 @@ extension ShareStore {
     /// expiry index from its start and stops at the first share not yet
     /// due, so the cost is O(due), whatever the number of live shares.
     ///
-    /// - Throws: `ShareLogError.corruptKey` for a damaged `expiry` entry, with
+    /// A TTL end leaves `shares` alone (docs/FORMAT.md): each share costs
+    /// an append to `log`, `eventIndex` and `pendingRedactions` and a delete
+    /// at the front of `expiry`, all on the same few pages, so a batch
+    /// dirties no page chosen by a random record name.
+    ///
+    /// - Throws: `ShareLogError.corruptKey` for a damaged `expiry` entry (key
+    ///   or value), with
     ///   that batch unwritten (earlier batches stay committed).
     /// - Parameter progress: called after each committed batch.
     @discardableResult
@@ -24,28 +30,22 @@ extension ShareStore {
         var report = SweepReport()
         while true {
             let batch = try write { txn -> (expired: Int, visited: Int) in
-                var due: [(key: [UInt8], expiresAt: Timestamp, name: RecordName)] = []
+                var due: [PendingShare] = []
                 let visited = try txn.scan(self.schema.expiry, in: dueKeys) { entry in
-                    guard let (expiresAt, name) = Key.expiryEntry(entry.key) else {
+                    guard let pending = Key.pendingShare(key: entry.key, value: entry.value) else {
                         throw ShareLogError.corruptKey(
                             database: "expiry", key: Array(entry.key),
-                            reason: "not an expiry time (8 bytes, at most Int64.max) and a record name (16 bytes)")
+                            reason: "not an expiry time (8 bytes, at most Int64.max) and a record name (16 bytes), "
+                                + "with a log position and that same time as its value (16 bytes)")
                     }
-                    let at = try self.expiresAt(of: name, indexedAt: expiresAt, in: txn)
-                    guard at <= now else { return .proceed }
-                    due.append((Array(entry.key), at, name))
+                    guard pending.expiresAt <= now else { return .proceed }
+                    due.append(pending)
                     return due.count < batchSize ? .proceed : .stop
                 }
-                for (key, at, name) in due {
-                    let expired = ShareExpired(recordName: name, at: at, reason: .ttl)
-                    _ = try self.appendLocal(.shareExpired(expired), in: txn)
-                    // Expiring a live share removes its entry. One that stays
-                    // names no live share at that time, and would come back
-                    // in every sweep.
-                    if try txn.contains(key, in: self.schema.expiry) {
-                        throw ShareLogError.corruptKey(
-                            database: "expiry", key: key, reason: "no live share \(name) expires at \(at.iso8601)")
-                    }
+                for pending in due {
+                    let expired = ShareExpired(recordName: pending.name, at: pending.expiresAt, reason: .ttl)
+                    let (event, position) = try self.logLocal(.shareExpired(expired), in: txn)
+                    try self.projection.applyTTLEnd(event.id, at: position, of: pending, in: txn)
                 }
                 return (due.count, visited)
             }
@@ -55,14 +55,5 @@ extension ShareStore {
             progress?(report)
             if batch.expired < batchSize { return report }
         }
-    }
-
-    /// When share `name`, found in the expiry index at `indexed`, expires.
-    /// The index holds a time before 1970 as 0, so there the share's own
-    /// state says; everywhere else the index does. Costs a lookup only for
-    /// those pre-1970 entries.
-    func expiresAt(of name: RecordName, indexedAt indexed: Timestamp, in txn: borrowing Transaction<some TransactionAccess>) throws -> Timestamp {
-        guard indexed.milliseconds == 0 else { return indexed }
-        return try projection.state(of: name, includingVCard: false, in: txn)?.creation?.expiresAt ?? indexed
     }
 }

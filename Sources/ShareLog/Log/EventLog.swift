@@ -56,6 +56,18 @@ struct EventLog {
         }
     }
 
+    /// The card of the `shareCreated` at `position`; nil once redacted.
+    ///
+    /// - Throws: `ShareLogError.corruptEvent` when the entry does not
+    ///   decode, is missing, or is not a `shareCreated`: a share state
+    ///   names only creations.
+    func card(at position: UInt64, in txn: borrowing Transaction<some TransactionAccess>) throws -> [UInt8]? {
+        guard case .shareCreated(let created)? = try event(at: position, in: txn)?.kind else {
+            throw ShareLogError.corruptEvent(position: position, reason: "a share state names it as a shareCreated, and it is not one")
+        }
+        return created.vCard
+    }
+
     /// Entries after `sequence`, in order, up to `limit` entries or about
     /// `maxBytes` of encoded events (at least one entry, if any).
     func entries(

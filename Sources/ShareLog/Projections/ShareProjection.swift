@@ -1,26 +1,29 @@
 import LMDB
 
 /// Folds events into the derived databases: `eventIndex`, `shares`,
-/// `expiry`, `recordCreates`, `pendingRedactions` and the meta counters.
+/// `expiry`, `pendingRedactions` and the meta counters (store format 2,
+/// docs/FORMAT.md).
 ///
-/// The rules make the result independent of the order events arrive in,
-/// so replicas that saw the same events hold identical projections:
-/// - expired is terminal: a `shareExpired` tombstones its share whether or
-///   not the creation has been seen, and nothing revives it;
+/// The rules make `shares` independent of the order events arrive in:
 /// - of two creations for one record name, the smaller event id wins;
-/// - of two expirations, the earlier time wins, then the smaller event id;
-/// - a vCard is kept only while its share is live.
+/// - of two revocations, the earlier time, then the smaller event id;
+/// - a TTL end is stored only while no creation is known (a tombstone that
+///   arrived first); with a creation, the TTL end is its `expiresAt`;
+/// - a share is pending (in `expiry`, counted live) from its creation until
+///   the first `shareExpired` of any reason, and never again after it.
 ///
-/// Every method runs inside the caller's write transaction.
+/// Ending a pending share touches `expiry`, `pendingRedactions` and the
+/// counters, never `shares`, so a sweep writes no page chosen by a random
+/// record name. Every method runs inside the caller's write transaction.
 struct ShareProjection {
     let schema: Schema
 
-    /// Records `event`, stored at local `sequence`, in every derived database.
-    func apply(_ event: Event, at sequence: UInt64, in txn: borrowing WriteTransaction) throws {
-        try txn.put(Key.sequence(sequence), forKey: Key.event(event.id), in: schema.eventIndex)
+    /// Records `event`, stored at log position `position`, in every derived database.
+    func apply(_ event: Event, at position: UInt64, in txn: borrowing WriteTransaction) throws {
+        try txn.put(Key.sequence(position), forKey: Key.event(event.id), in: schema.eventIndex)
         switch event.kind {
         case .shareCreated(let created):
-            try applyCreation(created, id: event.id, at: sequence, in: txn)
+            try applyCreation(created, id: event.id, at: position, in: txn)
         case .shareExpired(let expired):
             try applyExpiry(expired, id: event.id, in: txn)
         case .unknown:
@@ -28,90 +31,139 @@ struct ShareProjection {
         }
     }
 
-    private func applyCreation(_ created: ShareCreated, id: EventID, at sequence: UInt64, in txn: borrowing WriteTransaction) throws {
+    /// Records the TTL end of a share the caller found pending in `expiry`,
+    /// logged at `position`: the same outcome as `apply`, without reading
+    /// the share's state (a pending share has a creation, so its TTL end
+    /// changes nothing in `shares`).
+    ///
+    /// - Throws: `ShareLogError.corruptKey` when the entry names a log
+    ///   position that holds no creation of the share: a damaged index
+    ///   must not end, or redact, another share.
+    func applyTTLEnd(_ id: EventID, at position: UInt64, of pending: PendingShare, in txn: borrowing WriteTransaction) throws {
+        try txn.put(Key.sequence(position), forKey: Key.event(id), in: schema.eventIndex)
+        guard let holdsCard = try creationHoldsCard(at: pending.creationPosition, of: pending.name, in: txn) else {
+            throw ShareLogError.corruptKey(
+                database: "expiry", key: pending.key,
+                reason: "no pending share \(pending.name) was created at log position \(pending.creationPosition)")
+        }
+        try endPending(pending, holdingCard: holdsCard, in: txn)
+    }
+
+    private func applyCreation(_ created: ShareCreated, id: EventID, at position: UInt64, in txn: borrowing WriteTransaction) throws {
         let name = created.recordName
-        try txn.put([created.vCard == nil ? 0 : 1], forKey: Key.recordCreate(name, sequence), in: schema.recordCreates)
-        let creation = ShareState.Creation(createdAt: created.createdAt, expiresAt: created.expiresAt, event: id)
+        let creation = ShareState.Creation(createdAt: created.createdAt, expiresAt: created.expiresAt, event: id, position: position)
         guard var state = try state(of: name, in: txn) else {
-            try store(ShareState(creation: creation, vCard: created.vCard), for: name, in: txn)
-            try txn.put([UInt8](), forKey: Key.expiry(created.expiresAt, name), in: schema.expiry)
+            try store(ShareState(creation: creation), for: name, in: txn)
+            try txn.put(Key.pendingValue(creation), forKey: Key.expiry(creation.expiresAt, name), in: schema.expiry)
             try adjustCounter(MetaKey.liveCount, by: 1, in: txn)
             return
         }
-        if state.expiry != nil {
-            // A creation behind its tombstone: keep the facts, never the card.
-            if created.vCard != nil {
-                try txn.put([UInt8](), forKey: Key.sequence(sequence), in: schema.pendingRedactions)
-            }
-            if state.creation.map({ id < $0.event }) ?? true {
-                state.creation = creation
-                try store(state, for: name, in: txn)
-            }
-        } else if let current = state.creation, id < current.event {
-            try txn.delete(Key.expiry(current.expiresAt, name), in: schema.expiry)
-            try txn.put([UInt8](), forKey: Key.expiry(created.expiresAt, name), in: schema.expiry)
-            try store(ShareState(creation: creation, vCard: created.vCard), for: name, in: txn)
+        if let current = state.creation, current.event < id {
+            // A losing rival: its card is never shown.
+            if created.vCard != nil { try queueRedaction(at: position, in: txn) }
+            return
         }
+        let pendingKey = state.creation.map { Key.expiry($0.expiresAt, name) }
+        let wasPending = try pendingKey.map { try txn.contains($0, in: schema.expiry) } ?? false
+        if let current = state.creation, try holdsCard(at: current.position, of: name, in: txn) {
+            // The displaced winner's card is no longer any answer's.
+            try queueRedaction(at: current.position, in: txn)
+        }
+        if wasPending, let pendingKey {
+            try txn.delete(pendingKey, in: schema.expiry)
+            try txn.put(Key.pendingValue(creation), forKey: Key.expiry(creation.expiresAt, name), in: schema.expiry)
+        } else if created.vCard != nil {
+            // The share has already ended: the new winner's card is owed to no one.
+            try queueRedaction(at: position, in: txn)
+        }
+        state.creation = creation
+        state.ttlEnd = nil
+        try store(state, for: name, in: txn)
     }
 
     private func applyExpiry(_ expired: ShareExpired, id: EventID, in txn: borrowing WriteTransaction) throws {
         let name = expired.recordName
-        let expiry = ShareState.Expiry(at: expired.at, reason: expired.reason, event: id)
-        guard var state = try state(of: name, includingVCard: false, in: txn) else {
-            try store(ShareState(expiry: expiry), for: name, in: txn)
+        let end = ShareState.End(at: expired.at, event: id)
+        guard var state = try state(of: name, in: txn) else {
+            let tombstone = expired.reason == .revoked ? ShareState(revocation: end) : ShareState(ttlEnd: end)
+            try store(tombstone, for: name, in: txn)
             try adjustCounter(MetaKey.expiredCount, by: 1, in: txn)
             return
         }
-        if let current = state.expiry {
-            guard expiry.precedes(current) else { return }
-            state.expiry = expiry
+        switch expired.reason {
+        case .revoked where state.revocation.map(end.precedes) ?? true:
+            state.revocation = end
             try store(state, for: name, in: txn)
-            return
+        case .ttl where state.creation == nil && (state.ttlEnd.map(end.precedes) ?? true):
+            state.ttlEnd = end
+            try store(state, for: name, in: txn)
+        case .revoked, .ttl:
+            break
         }
-        // Live until now: the card leaves the projection in this transaction,
-        // and every logged creation of the share is queued for redaction.
-        if let creation = state.creation {
-            try txn.delete(Key.expiry(creation.expiresAt, name), in: schema.expiry)
+        guard let creation = state.creation else { return }
+        let key = Key.expiry(creation.expiresAt, name)
+        if try txn.contains(key, in: schema.expiry) {
+            let pending = PendingShare(key: key, name: name, creationPosition: creation.position, expiresAt: creation.expiresAt)
+            try endPending(pending, holdingCard: holdsCard(at: creation.position, of: name, in: txn), in: txn)
         }
-        state.expiry = expiry
-        state.vCard = nil
-        try store(state, for: name, in: txn)
-        try adjustCounter(MetaKey.liveCount, by: -1, in: txn)
-        try adjustCounter(MetaKey.expiredCount, by: 1, in: txn)
-        try queueRedactions(of: name, in: txn)
     }
 
-    /// Queues every logged creation of `name` that still holds its card.
+    /// Ends a pending share: out of `expiry`, its card (if its creation's
+    /// entry still holds it) queued for redaction, counted expired instead
+    /// of live.
+    private func endPending(_ pending: PendingShare, holdingCard: Bool, in txn: borrowing WriteTransaction) throws {
+        try txn.delete(pending.key, in: schema.expiry)
+        if holdingCard { try queueRedaction(at: pending.creationPosition, in: txn) }
+        try adjustCounter(MetaKey.liveCount, by: -1, in: txn)
+        try adjustCounter(MetaKey.expiredCount, by: 1, in: txn)
+    }
+
+    private func queueRedaction(at position: UInt64, in txn: borrowing WriteTransaction) throws {
+        try txn.put([UInt8](), forKey: Key.sequence(position), in: schema.pendingRedactions)
+    }
+
+    /// Whether the `shareCreated` of `name` logged at `position` still
+    /// holds its card.
     ///
-    /// - Throws: `ShareLogError.corruptKey` for a damaged key among them.
-    private func queueRedactions(of name: RecordName, in txn: borrowing WriteTransaction) throws {
-        var sequences: [UInt64] = []
-        let range = KeyRange.from(Key.recordCreate(name, 0), through: Key.recordCreate(name, .max))
-        try txn.scan(schema.recordCreates, in: range) { entry in
-            // Skipping a damaged key would leave its card in the log for good.
-            guard let sequence = Key.integer(UnsafeRawBufferPointer(rebasing: entry.key[16...]), as: UInt64.self) else {
-                throw ShareLogError.corruptKey(
-                    database: "recordCreates", key: Array(entry.key), reason: "not a record name (16 bytes) and a log position (8 bytes)")
-            }
-            if entry.value.first == 1 { sequences.append(sequence) }
-            return .proceed
+    /// - Throws: `ShareLogError.corruptEvent` when the entry is missing or
+    ///   is not a creation of `name`: a state names only its own creation.
+    private func holdsCard(at position: UInt64, of name: RecordName, in txn: borrowing WriteTransaction) throws -> Bool {
+        guard let holds = try creationHoldsCard(at: position, of: name, in: txn) else {
+            throw ShareLogError.corruptEvent(position: position, reason: "the state of share \(name) names it as its creation, and it is not")
         }
-        for sequence in sequences {
-            try txn.put([UInt8](), forKey: Key.sequence(sequence), in: schema.pendingRedactions)
-        }
+        return holds
+    }
+
+    /// Whether the entry at `position` is a `shareCreated` of `name` that
+    /// still holds its card; nil when it is not a creation of `name`.
+    private func creationHoldsCard(at position: UInt64, of name: RecordName, in txn: borrowing WriteTransaction) throws -> Bool? {
+        try txn.withValue(forKey: Key.sequence(position), in: schema.log) { EventCodec.creationHoldsCard($0, of: name) } ?? nil
+    }
+
+    /// The end share `name`, in `state`, has reached at `now`, or nil when
+    /// it is live provided its creation's log entry still holds the card.
+    ///
+    /// Beyond what the state says (`ShareState.end(at:)`), a share that is
+    /// no longer pending has had an end logged, a sweep's or a peer's: it
+    /// stays ended even if the clock goes back. That costs one `expiry`
+    /// lookup, made only for a share the state alone would call live.
+    func end(of name: RecordName, _ state: ShareState, at now: Timestamp, in txn: borrowing Transaction<some TransactionAccess>) throws
+        -> (at: Timestamp, reason: ExpiryReason)?
+    {
+        if let end = state.end(at: now) { return end }
+        guard let creation = state.creation else { return nil }
+        if try txn.contains(Key.expiry(creation.expiresAt, name), in: schema.expiry) { return nil }
+        return (creation.expiresAt, .ttl)
     }
 
     /// The stored state of `name`.
-    func state(of name: RecordName, includingVCard: Bool = true, in txn: borrowing Transaction<some TransactionAccess>) throws -> ShareState? {
-        let decoded = try txn.withValue(forKey: name.bytes, in: schema.shares) { bytes in
-            ShareState(bytes, includingVCard: includingVCard)
-        }
+    func state(of name: RecordName, in txn: borrowing Transaction<some TransactionAccess>) throws -> ShareState? {
+        let decoded = try txn.withValue(forKey: name.bytes, in: schema.shares) { bytes in ShareState(bytes) }
         guard let decoded else { return nil }
         guard let state = decoded else { throw ShareLogError.corruptShare(name) }
         return state
     }
 
-    /// - Precondition: a live `state` carries its vCard (loaded with it).
     private func store(_ state: ShareState, for name: RecordName, in txn: borrowing WriteTransaction) throws {
         try txn.put(state.encoded(), forKey: name.bytes, in: schema.shares)
     }

@@ -1,90 +1,133 @@
-/// What the `shares` projection knows about one record name.
+/// What the `shares` projection knows about one record name (store format
+/// 2, docs/FORMAT.md "Share states").
 ///
-/// Invariants: at least one of `creation` and `expiry` is set; `vCard` is
-/// set only while the share is live (created, not expired). A state with
-/// only `expiry` is a tombstone that arrived before its creation.
+/// Invariants: at least one part is set; `ttlEnd` only without a
+/// `creation` (once a creation is known, the TTL end is its `expiresAt`).
+/// The card is not here: it is in the log entry at `creation.position`.
 struct ShareState: Equatable, Sendable {
+    /// The winning `shareCreated`: the smallest event id.
     struct Creation: Equatable, Sendable {
         let createdAt: Timestamp
         let expiresAt: Timestamp
         let event: EventID
+        /// The log position of that `shareCreated`, whose entry holds the card.
+        let position: UInt64
     }
 
-    struct Expiry: Equatable, Sendable {
+    /// A `shareExpired` of one reason.
+    struct End: Equatable, Sendable {
         let at: Timestamp
-        let reason: ExpiryReason
         let event: EventID
 
-        /// The deterministic winner between two expirations: the earlier
-        /// time, then the smaller event id.
-        func precedes(_ other: Expiry) -> Bool {
+        /// The deterministic winner between two ends: the earlier time,
+        /// then the smaller event id.
+        func precedes(_ other: End) -> Bool {
             (at, event) < (other.at, other.event)
+        }
+
+        /// `self` if it precedes `other` (or there is no other), else `other`.
+        func earliest(_ other: End?) -> End {
+            guard let other else { return self }
+            return precedes(other) ? self : other
         }
     }
 
     var creation: Creation?
-    var expiry: Expiry?
-    var vCard: [UInt8]?
+    /// The winning `shareExpired(revoked)`.
+    var revocation: End?
+    /// The winning `shareExpired(ttl)` of a tombstone without a creation.
+    var ttlEnd: End?
 
-    var isLive: Bool { creation != nil && expiry == nil }
+    /// How the share reads at `now` without its card: the end it has
+    /// reached, or nil when it is live provided the creation's log entry
+    /// still holds its card.
+    func end(at now: Timestamp) -> (at: Timestamp, reason: ExpiryReason)? {
+        guard let creation else {
+            switch (revocation, ttlEnd) {
+            case (let revoked?, let ttl?):
+                return revoked.precedes(ttl) ? (revoked.at, .revoked) : (ttl.at, .ttl)
+            case (let revoked?, nil): return (revoked.at, .revoked)
+            case (nil, let ttl?): return (ttl.at, .ttl)
+            case (nil, nil): return nil
+            }
+        }
+        if let revocation, revocation.at < creation.expiresAt { return (revocation.at, .revoked) }
+        if revocation != nil || creation.expiresAt <= now { return (creation.expiresAt, .ttl) }
+        return nil
+    }
 }
 
 extension ShareState {
-    static let formatVersion: UInt8 = 1
-    /// version, flags, creation (40), expiry (33).
-    static let headerSize = 75
+    static let formatVersion: UInt8 = 2
+    static let creationSize = 48
+    static let endSize = 32
 
-    /// Fixed layout, integers big-endian: version (1); flags (1: bit 0
-    /// creation present, bit 1 expiry present, bit 2 vCard present);
-    /// createdAt (8), expiresAt (8), creating event origin (16) and sequence
-    /// (8); expired at (8), reason (1), expiring event origin (16) and
-    /// sequence (8); then the vCard. Absent parts are zeros.
+    private enum Flag {
+        static let creation: UInt8 = 1
+        static let revocation: UInt8 = 2
+        static let ttlEnd: UInt8 = 4
+    }
+
+    /// Version (1), flags (1), then the present parts in order: creation
+    /// (createdAt, expiresAt, origin, counter, log position), revocation
+    /// (at, origin, counter), TTL end (at, origin, counter); big-endian.
     func encoded() -> [UInt8] {
-        var writer = ByteWriter(capacity: ShareState.headerSize + (vCard?.count ?? 0))
+        var flags: UInt8 = 0
+        if creation != nil { flags |= Flag.creation }
+        if revocation != nil { flags |= Flag.revocation }
+        if ttlEnd != nil { flags |= Flag.ttlEnd }
+        var writer = ByteWriter(capacity: 2 + Self.creationSize + Self.endSize)
         writer.write(ShareState.formatVersion)
-        let flags: UInt8 = (creation != nil ? 1 : 0) | (expiry != nil ? 2 : 0) | (vCard != nil ? 4 : 0)
         writer.write(flags)
-        writer.write(creation?.createdAt.milliseconds ?? 0)
-        writer.write(creation?.expiresAt.milliseconds ?? 0)
-        writer.write(creation?.event.origin.bytes ?? [UInt8](repeating: 0, count: 16))
-        writer.write(creation?.event.counter ?? 0)
-        writer.write(expiry?.at.milliseconds ?? 0)
-        writer.write(expiry?.reason.rawValue ?? 0)
-        writer.write(expiry?.event.origin.bytes ?? [UInt8](repeating: 0, count: 16))
-        writer.write(expiry?.event.counter ?? 0)
-        if let vCard { writer.write(vCard) }
+        if let creation {
+            writer.write(creation.createdAt.milliseconds)
+            writer.write(creation.expiresAt.milliseconds)
+            writer.write(creation.event.origin.bytes)
+            writer.write(creation.event.counter)
+            writer.write(creation.position)
+        }
+        for end in [revocation, ttlEnd].compactMap({ $0 }) {
+            writer.write(end.at.milliseconds)
+            writer.write(end.event.origin.bytes)
+            writer.write(end.event.counter)
+        }
         return writer.bytes
     }
 
     /// Decodes a stored state.
     ///
-    /// - Parameter includingVCard: false skips copying the vCard.
-    /// - Returns: nil when the bytes are not a valid state.
-    init?(_ bytes: UnsafeRawBufferPointer, includingVCard: Bool = true) {
+    /// - Returns: nil when the bytes are not a valid format-2 state: another
+    ///   version, undefined or no flags, a TTL end beside a creation, or a
+    ///   length its flags do not give.
+    init?(_ bytes: UnsafeRawBufferPointer) {
         var reader = ByteReader(bytes)
         guard reader.read(UInt8.self) == ShareState.formatVersion, let flags = reader.read(UInt8.self),
-              let createdAt = reader.read(Int64.self), let expiresAt = reader.read(Int64.self),
-              let creator = reader.readSlice(16), let creatorSequence = reader.read(UInt64.self),
-              let expiredAt = reader.read(Int64.self), let reasonCode = reader.read(UInt8.self),
-              let expirer = reader.readSlice(16), let expirerSequence = reader.read(UInt64.self)
+              flags != 0, flags & ~(Flag.creation | Flag.revocation | Flag.ttlEnd) == 0,
+              flags & (Flag.creation | Flag.ttlEnd) != (Flag.creation | Flag.ttlEnd)
         else { return nil }
-        if flags & 1 != 0 {
+        if flags & Flag.creation != 0 {
+            guard let createdAt = reader.read(Int64.self), let expiresAt = reader.read(Int64.self),
+                  let origin = reader.readSlice(16), let counter = reader.read(UInt64.self),
+                  let position = reader.read(UInt64.self)
+            else { return nil }
             creation = Creation(
                 createdAt: Timestamp(milliseconds: createdAt), expiresAt: Timestamp(milliseconds: expiresAt),
-                event: EventID(origin: ReplicaID(bytes: creator), counter: creatorSequence))
+                event: EventID(origin: ReplicaID(bytes: origin), counter: counter), position: position)
         }
-        if flags & 2 != 0 {
-            guard let reason = ExpiryReason(rawValue: reasonCode) else { return nil }
-            expiry = Expiry(
-                at: Timestamp(milliseconds: expiredAt), reason: reason,
-                event: EventID(origin: ReplicaID(bytes: expirer), counter: expirerSequence))
+        if flags & Flag.revocation != 0 {
+            guard let end = Self.readEnd(&reader) else { return nil }
+            revocation = end
         }
-        guard creation != nil || expiry != nil else { return nil }
-        if flags & 4 != 0 {
-            guard creation != nil, expiry == nil else { return nil }
-            if includingVCard { vCard = reader.readBytes(reader.remaining) }
-        } else if reader.remaining != 0 {
-            return nil
+        if flags & Flag.ttlEnd != 0 {
+            guard let end = Self.readEnd(&reader) else { return nil }
+            ttlEnd = end
         }
+        guard reader.remaining == 0 else { return nil }
+    }
+
+    private static func readEnd(_ reader: inout ByteReader) -> End? {
+        guard let at = reader.read(Int64.self), let origin = reader.readSlice(16), let counter = reader.read(UInt64.self)
+        else { return nil }
+        return End(at: Timestamp(milliseconds: at), event: EventID(origin: ReplicaID(bytes: origin), counter: counter))
     }
 }

@@ -27,7 +27,24 @@ enum Key {
         return (Timestamp(milliseconds: milliseconds), RecordName(bytes: key[8...]))
     }
 
-    static func recordCreate(_ name: RecordName, _ sequence: UInt64) -> [UInt8] { name.bytes + bigEndian(sequence) }
+    /// The `expiry` value of a pending share: its winning creation's log
+    /// position and its exact `expiresAt`.
+    static func pendingValue(_ creation: ShareState.Creation) -> [UInt8] {
+        bigEndian(creation.position) + bigEndian(creation.expiresAt.milliseconds)
+    }
+
+    /// Reads an `expiry` entry into the pending share it lists.
+    ///
+    /// - Returns: nil for a damaged entry: a key `expiryEntry` refuses, a
+    ///   value that is not 16 bytes, or an `expiresAt` the key does not index.
+    static func pendingShare(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) -> PendingShare? {
+        guard let (indexed, name) = expiryEntry(key), value.count == 16,
+              let position = integer(UnsafeRawBufferPointer(rebasing: value[..<8]), as: UInt64.self),
+              let milliseconds = integer(UnsafeRawBufferPointer(rebasing: value[8...]), as: Int64.self),
+              indexed.milliseconds == max(milliseconds, 0)
+        else { return nil }
+        return PendingShare(key: Array(key), name: name, creationPosition: position, expiresAt: Timestamp(milliseconds: milliseconds))
+    }
 
     static func bigEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
         withUnsafeBytes(of: value.bigEndian) { Array($0) }

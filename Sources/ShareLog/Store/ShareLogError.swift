@@ -19,6 +19,8 @@ public enum ShareLogError: Error, Equatable, Sendable, CustomStringConvertible {
     case storeNotFound(path: String)
     /// The store was written by a newer ShareLog.
     case unsupportedStoreVersion(found: UInt32, supported: UInt32)
+    /// The store has an older format that a read-only open cannot upgrade.
+    case upgradeRequired(found: UInt32)
     /// A log entry does not decode: the store's files were damaged.
     case corruptEvent(position: UInt64, reason: String)
     /// A projection entry does not decode.
@@ -52,6 +54,9 @@ public enum ShareLogError: Error, Equatable, Sendable, CustomStringConvertible {
             "no ShareLog store at \(path); run 'sharelog init' or pass --store"
         case .unsupportedStoreVersion(let found, let supported):
             "the store has format \(found) but this build reads up to \(supported); upgrade ShareLog"
+        case .upgradeRequired(let found):
+            "the store has format \(found), which this build upgrades in place when it opens the store for writing; "
+                + "run 'sharelog upgrade' (or any command that writes), then open it read-only again"
         case .corruptEvent(let position, let reason):
             "log entry \(position) is corrupt (\(reason)); run 'sharelog verify' and restore from a replica"
         case .corruptShare(let name):

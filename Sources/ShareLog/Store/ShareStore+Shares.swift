@@ -55,20 +55,20 @@ extension ShareStore {
     /// What the store knows of `name` at `time` (default: now).
     ///
     /// A share is reported expired from its `expiresAt` on, whether or not
-    /// a sweep has run (lazy expiry). O(log n), one read transaction.
+    /// a sweep has run (lazy expiry). One read transaction: the share's
+    /// state, then the log entry of its creation for the card; O(log n).
     public func fetch(_ name: RecordName, at time: Timestamp? = nil) throws -> FetchResult {
         let now = time ?? clock.now()
-        guard let state = try read({ txn in try projection.state(of: name, in: txn) }) else {
-            return .notFound
+        return try read { txn -> FetchResult in
+            guard let state = try projection.state(of: name, in: txn) else { return .notFound }
+            if let end = try projection.end(of: name, state, at: now, in: txn) { return .expired(at: end.at, reason: end.reason) }
+            guard let creation = state.creation else { return .notFound }
+            // A creation that arrived already redacted has no card to show.
+            guard let vCard = try log.card(at: creation.position, in: txn) else {
+                return .expired(at: creation.expiresAt, reason: .ttl)
+            }
+            return .live(Share(recordName: name, vCard: vCard, createdAt: creation.createdAt, expiresAt: creation.expiresAt))
         }
-        if let expiry = state.expiry { return .expired(at: expiry.at, reason: expiry.reason) }
-        guard let creation = state.creation else { return .notFound }
-        // A creation that arrived already redacted has no card to show;
-        // its tombstone is on the way.
-        guard creation.expiresAt > now, let vCard = state.vCard else {
-            return .expired(at: creation.expiresAt, reason: .ttl)
-        }
-        return .live(Share(recordName: name, vCard: vCard, createdAt: creation.createdAt, expiresAt: creation.expiresAt))
     }
 
     /// What the store knows of the share an App Clip link points to.
@@ -108,12 +108,11 @@ extension ShareStore {
     public func revoke(_ name: RecordName) throws -> ShareExpired {
         let now = clock.now()
         return try write { txn in
-            guard let state = try self.projection.state(of: name, includingVCard: false, in: txn) else {
+            guard let state = try self.projection.state(of: name, in: txn) else {
                 throw ShareLogError.notFound(name)
             }
-            if let expiry = state.expiry { throw ShareLogError.expired(name, at: expiry.at, reason: expiry.reason) }
-            if let creation = state.creation, creation.expiresAt <= now {
-                throw ShareLogError.expired(name, at: creation.expiresAt, reason: .ttl)
+            if let end = try self.projection.end(of: name, state, at: now, in: txn) {
+                throw ShareLogError.expired(name, at: end.at, reason: end.reason)
             }
             let expired = ShareExpired(recordName: name, at: now, reason: .revoked)
             _ = try self.appendLocal(.shareExpired(expired), in: txn)

@@ -37,18 +37,14 @@ extension ShareStore {
 
     /// Shares due at `now` that no sweep has expired yet: the expiry index
     /// up to `now`, where an entry indexed at 0 (a time before 1970) counts
-    /// only if its share's own `expiresAt` is due. Never throws for a
-    /// damaged key, so stats still describe a damaged store.
+    /// only if its exact `expiresAt` (the entry's value) is due. Never
+    /// throws for a damaged entry, so stats still describe a damaged store.
     private func dueCount(at now: Timestamp, in txn: borrowing ReadTransaction) throws -> Int {
         var due = 0
         try txn.scan(schema.expiry, in: Key.due(at: now)) { entry in
-            // A damaged key still counts, as it did before it was damaged:
+            // A damaged entry still counts, as it did before it was damaged:
             // stats reports, and verify names the damage.
-            guard let (indexed, name) = Key.expiryEntry(entry.key) else {
-                due += 1
-                return .proceed
-            }
-            if try expiresAt(of: name, indexedAt: indexed, in: txn) <= now { due += 1 }
+            if Key.pendingShare(key: entry.key, value: entry.value).map({ $0.expiresAt <= now }) ?? true { due += 1 }
             return .proceed
         }
         return due

@@ -27,12 +27,18 @@ public final class ShareStore: Sendable {
     /// True when the `open(at:creatingIfMissing:)` that made this instance
     /// initialised the store; false when the store was already there.
     public let wasCreated: Bool
+    /// Set when the `open` that made this instance upgraded the store from
+    /// an older format (docs/FORMAT.md "Format 1, and the upgrade").
+    public let upgrade: UpgradeReport?
 
     /// The named LMDB databases of a store, as `Schema` declares them, for a
     /// tool that opens the store's environment beside it (the benchmark
     /// reads its commit count): LMDB refuses a second open of a directory
     /// with another list. docs/FORMAT.md describes each database.
     public static var databaseNames: [String] { Schema.names }
+
+    /// The store format this build writes (docs/FORMAT.md).
+    public static var formatVersion: UInt32 { Schema.version }
 
     var log: EventLog { EventLog(schema: schema) }
     var projection: ShareProjection { ShareProjection(schema: schema) }
@@ -56,9 +62,14 @@ public final class ShareStore: Sendable {
     /// durable transaction; `wasCreated` then says so. Without it nothing is
     /// created.
     ///
+    /// A format-1 store is upgraded to format 2 in place, in one durable
+    /// transaction, before `open` returns; `upgrade` then says so. The
+    /// upgrade replays the whole log: O(log) time, once.
+    ///
     /// - Throws: `ShareLogError.storeNotFound` when nothing was initialised
     ///   at `path` and `creatingIfMissing` is false;
-    ///   `unsupportedStoreVersion` for a store of a newer format.
+    ///   `unsupportedStoreVersion` for a store of a newer format;
+    ///   `upgradeRequired` for a format-1 store opened read-only.
     public static func open(at path: String, creatingIfMissing: Bool = false, options: Options = Options()) throws -> ShareStore {
         guard creatingIfMissing
             || FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("data.mdb"))
@@ -73,24 +84,46 @@ public final class ShareStore: Sendable {
                 try txn.put(Epoch.random().bytes, forKey: MetaKey.epoch, in: schema.meta)
                 return true
             }
-            return try ShareStore(path: path, environment: environment, schema: schema, options: options, wasCreated: created)
+            let found = try storedVersion(in: environment, schema: schema, path: path)
+            var upgrade: UpgradeReport?
+            if found == StoreUpgrade.fromVersion {
+                guard !options.environment.readOnly else { throw ShareLogError.upgradeRequired(found: found) }
+                let replayed = try environment.write { txn in try StoreUpgrade(schema: schema).run(in: txn) }
+                upgrade = replayed.map { UpgradeReport(fromVersion: found, toVersion: Schema.version, eventsReplayed: $0) }
+            }
+            return try ShareStore(
+                path: path, environment: environment, schema: schema, options: options, wasCreated: created, upgrade: upgrade)
         }
     }
 
-    private init(path: String, environment: Environment, schema: Schema, options: Options, wasCreated: Bool) throws {
-        let identity = try environment.read { txn -> (UInt32?, [UInt8], [UInt8])? in
-            guard let version = try txn.withValue(forKey: MetaKey.schema, in: schema.meta, { Key.integer($0, as: UInt32.self) }),
-                  let replica = try txn.value(forKey: MetaKey.replica, in: schema.meta),
-                  let epoch = try txn.value(forKey: MetaKey.epoch, in: schema.meta)
-            else { return nil }
-            return (version, replica, epoch)
+    /// The format version `meta` records.
+    ///
+    /// - Throws: `storeNotFound` when the store was never initialised,
+    ///   `corruptMeta` when the version is not a u32, and
+    ///   `unsupportedStoreVersion` for a newer format than this build's.
+    private static func storedVersion(in environment: Environment, schema: Schema, path: String) throws -> UInt32 {
+        let stored = try environment.read { txn in
+            try txn.withValue(forKey: MetaKey.schema, in: schema.meta) { Key.integer($0, as: UInt32.self) }
         }
-        guard let (version, replica, epoch) = identity else { throw ShareLogError.storeNotFound(path: path) }
+        guard let stored else { throw ShareLogError.storeNotFound(path: path) }
         // Not a u32: no version this build could vouch for.
-        guard let version else { throw ShareLogError.corruptMeta("schema") }
+        guard let version = stored else { throw ShareLogError.corruptMeta("schema") }
         guard version <= Schema.version else {
             throw ShareLogError.unsupportedStoreVersion(found: version, supported: Schema.version)
         }
+        return version
+    }
+
+    private init(
+        path: String, environment: Environment, schema: Schema, options: Options, wasCreated: Bool, upgrade: UpgradeReport?
+    ) throws {
+        let identity = try environment.read { txn -> ([UInt8], [UInt8])? in
+            guard let replica = try txn.value(forKey: MetaKey.replica, in: schema.meta),
+                  let epoch = try txn.value(forKey: MetaKey.epoch, in: schema.meta)
+            else { return nil }
+            return (replica, epoch)
+        }
+        guard let (replica, epoch) = identity else { throw ShareLogError.storeNotFound(path: path) }
         guard replica.count == 16 else { throw ShareLogError.corruptMeta("replica") }
         guard epoch.count == 16 else { throw ShareLogError.corruptMeta("epoch") }
         self.path = path
@@ -101,6 +134,7 @@ public final class ShareStore: Sendable {
         self.replicaID = ReplicaID(bytes: replica)
         self.epoch = Epoch(bytes: epoch)
         self.wasCreated = wasCreated
+        self.upgrade = upgrade
     }
 
     deinit { commitFeed.finish() }
@@ -117,16 +151,23 @@ public final class ShareStore: Sendable {
 
     /// Logs an event made by this replica and projects it, in `txn`.
     func appendLocal(_ kind: Event.Kind, in txn: borrowing WriteTransaction) throws -> Event {
+        let (event, position) = try logLocal(kind, in: txn)
+        try projection.apply(event, at: position, in: txn)
+        return event
+    }
+
+    /// Logs an event made by this replica, in `txn`, without projecting it:
+    /// the caller projects it. Returns the event and its log position.
+    func logLocal(_ kind: Event.Kind, in txn: borrowing WriteTransaction) throws -> (Event, UInt64) {
         let last = try ShareProjection.counter(MetaKey.originSequence, schema: schema, in: txn)
         guard last < .max else { throw ShareLogError.corruptMeta("origin-sequence") }
         let sequence = last + 1
         try txn.put(Key.bigEndian(sequence), forKey: MetaKey.originSequence, in: schema.meta)
         let event = Event(id: EventID(origin: replicaID, counter: sequence), kind: kind)
-        guard let local = try log.append(event, encoded: EventCodec.encode(event), in: txn) else {
+        guard let position = try log.append(event, encoded: EventCodec.encode(event), in: txn) else {
             throw ShareLogError.corruptMeta("origin-sequence")
         }
-        try projection.apply(event, at: local, in: txn)
-        return event
+        return (event, position)
     }
 
     /// Applies events from another replica, skipping those already logged,

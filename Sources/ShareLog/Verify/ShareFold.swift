@@ -1,23 +1,22 @@
-/// What the log says about one record name: the projection rules of
-/// `ShareProjection`, written out again as a plain fold, without the card.
+/// What the log says about one record name: the rules of docs/FORMAT.md
+/// (format 2), written out again as a plain fold, apart from
+/// `ShareProjection`, so that `verify` also catches a wrong projection rule.
 ///
-/// The fold holds no vCard bytes. While the share is live, its card is the
-/// one in the log entry of its winning creation, `creationSequence`, and
-/// `verify` reads it from there when it compares.
+/// The fold holds no vCard bytes, only which logged creations still hold one.
 struct ShareFold {
     /// One logged `shareCreated` of the name.
     struct LoggedCreation {
-        let sequence: UInt64
+        let position: UInt64
         /// Whether the log entry still holds its card (not redacted).
         let holdsCard: Bool
     }
 
-    /// The creation with the smallest event id; the first logged on a tie.
+    /// The creation with the smallest event id.
     private(set) var creation: ShareState.Creation?
-    /// The log position of `creation`.
-    private(set) var creationSequence: UInt64 = 0
-    /// The expiration with the earliest time, then the smallest event id.
-    private(set) var expiry: ShareState.Expiry?
+    /// The revocation with the earliest time, then the smallest event id.
+    private(set) var revocation: ShareState.End?
+    /// The TTL end with the earliest time, then the smallest event id.
+    private var ttlEnd: ShareState.End?
     /// The first logged creation of the name, and any others (rival
     /// creations are rare, so the common fold allocates no array).
     private var firstCreation: LoggedCreation?
@@ -29,37 +28,36 @@ struct ShareFold {
         return [firstCreation] + otherCreations
     }
 
-    mutating func add(_ created: ShareCreated, id: EventID, at sequence: UInt64) {
-        let logged = LoggedCreation(sequence: sequence, holdsCard: created.vCard != nil)
+    mutating func add(_ created: ShareCreated, id: EventID, at position: UInt64) {
+        let logged = LoggedCreation(position: position, holdsCard: created.vCard != nil)
         if firstCreation == nil { firstCreation = logged } else { otherCreations.append(logged) }
         if creation.map({ id < $0.event }) ?? true {
-            creation = ShareState.Creation(createdAt: created.createdAt, expiresAt: created.expiresAt, event: id)
-            creationSequence = sequence
+            creation = ShareState.Creation(createdAt: created.createdAt, expiresAt: created.expiresAt, event: id, position: position)
         }
     }
 
     mutating func add(_ expired: ShareExpired, id: EventID) {
-        let candidate = ShareState.Expiry(at: expired.at, reason: expired.reason, event: id)
-        if expiry.map({ candidate.precedes($0) }) ?? true { expiry = candidate }
+        let end = ShareState.End(at: expired.at, event: id)
+        switch expired.reason {
+        case .revoked: revocation = end.earliest(revocation)
+        case .ttl: ttlEnd = end.earliest(ttlEnd)
+        }
     }
 
-    /// The creation of a share that is live: created and not expired.
-    var liveCreation: ShareState.Creation? { expiry == nil ? creation : nil }
+    /// Whether any `shareExpired` of the name is logged.
+    var hasEnded: Bool { revocation != nil || ttlEnd != nil }
 
-    /// Whether the winning creation's log entry holds a card.
-    var creationHoldsCard: Bool {
-        creations.contains { $0.sequence == creationSequence && $0.holdsCard }
-    }
+    /// The creation of a pending share: created, and no end logged.
+    var pendingCreation: ShareState.Creation? { hasEnded ? nil : creation }
 
     /// The log entries `pendingRedactions` must list: every creation that
-    /// still holds its card, once the share has expired.
+    /// still holds its card, but a pending share's winning one.
     var pendingRedactions: [UInt64] {
-        expiry == nil ? [] : creations.filter(\.holdsCard).map(\.sequence)
+        creations.filter { $0.holdsCard && $0.position != pendingCreation?.position }.map(\.position)
     }
 
-    /// The stored state the log implies, given the winning creation's card
-    /// (nil when its entry holds none).
-    func state(card: [UInt8]?) -> ShareState {
-        ShareState(creation: creation, expiry: expiry, vCard: liveCreation == nil ? nil : card)
+    /// The stored state the log implies.
+    var state: ShareState {
+        ShareState(creation: creation, revocation: revocation, ttlEnd: creation == nil ? ttlEnd : nil)
     }
 }

@@ -2,14 +2,14 @@ import Foundation
 // Testable only for `Share`'s memberwise initializer.
 @testable import ShareLog
 
-/// The projection rules of docs/ENGINE.md restated as plainly as possible,
+/// The projection rules of docs/FORMAT.md (format 2) restated as plainly as possible,
 /// sharing no code with `ShareProjection`, `ShareState` or `Schema`: an
 /// oracle that can catch a wrong rule, which a second store (same code) or
 /// `verify` (same code again) cannot.
 ///
 /// The model keeps only the log. Every derived database is a function of
 /// it, recomputed from scratch by `image()`: per record name, the smallest
-/// creation and the first expiration win, whatever order events came in.
+/// creation and the first revocation win, whatever order events came in.
 struct ReferenceModel {
     /// The replica this model stands for; its own events carry this origin.
     let replica: ReplicaID
@@ -43,15 +43,13 @@ struct ReferenceModel {
         make(.shareCreated(ShareCreated(recordName: name, vCard: vCard, createdAt: now, expiresAt: expiresAt)))
     }
 
-    /// Expires every live share with `expiresAt <= now`, at its `expiresAt`,
-    /// in `expiry` key order (the order a sweep walks them).
+    /// Expires every pending share with `expiresAt <= now`, at its
+    /// `expiresAt`, in `expiry` key order (the order a sweep walks them).
     ///
     /// - Returns: how many it expired.
     mutating func sweep(at now: Timestamp) -> Int {
-        let due = image().shares.compactMap { name, share -> (key: [UInt8], name: RecordName, at: Int64)? in
-            guard let creation = share.creation, share.expiry == nil, creation.expiresAt <= now.milliseconds else { return nil }
-            return (Self.bigEndian(UInt64(max(creation.expiresAt, 0))) + Self.raw(name.uuid), name, creation.expiresAt)
-        }
+        let due = image().expiry.filter { $0.value.expiresAt <= now.milliseconds }
+            .map { key, pending in (key: Self.bigEndian(key.expiresAt) + Self.raw(key.name.uuid), name: key.name, at: pending.expiresAt) }
         for share in due.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
             make(.shareExpired(ShareExpired(recordName: share.name, at: Timestamp(milliseconds: share.at), reason: .ttl)))
         }
@@ -71,29 +69,45 @@ struct ReferenceModel {
         return queued.count
     }
 
-    /// Revokes `name` at `now` if it is live then; otherwise the error a
-    /// user gets, and nothing is logged.
+    /// Revokes `name` at `now` if it is live then (its card aside);
+    /// otherwise the error a user gets, and nothing is logged.
     mutating func revoke(_ name: RecordName, at now: Timestamp) -> ShareLogError? {
-        guard let share = image().shares[name] else { return .notFound(name) }
-        if let expiry = share.expiry { return .expired(name, at: Timestamp(milliseconds: expiry.at), reason: Self.reason(expiry.reason)) }
-        if let creation = share.creation, creation.expiresAt <= now.milliseconds {
-            return .expired(name, at: Timestamp(milliseconds: creation.expiresAt), reason: .ttl)
-        }
+        let image = image()
+        guard let share = image.shares[name] else { return .notFound(name) }
+        if let (at, reason) = Self.end(of: share, name, at: now, in: image) { return .expired(name, at: at, reason: reason) }
         make(.shareExpired(ShareExpired(recordName: name, at: now, reason: .revoked)))
         return nil
     }
 
+    /// FORMAT.md's "What a share reads as at time t", without the card:
+    /// the end the share has reached at `now`, or nil.
+    private static func end(of share: StoreImage.Share, _ name: RecordName, at now: Timestamp, in image: StoreImage) -> (Timestamp, ExpiryReason)? {
+        guard let creation = share.creation else {
+            let ends = [(share.revocation, ExpiryReason.revoked), (share.ttlEnd, .ttl)].compactMap { end, reason in end.map { ($0, reason) } }
+            let first = ends.min { isEarlier($0.0, than: $1.0) }
+            return first.map { (Timestamp(milliseconds: $0.0.at), $0.1) }
+        }
+        if let revocation = share.revocation {
+            return revocation.at < creation.expiresAt
+                ? (Timestamp(milliseconds: revocation.at), .revoked) : (Timestamp(milliseconds: creation.expiresAt), .ttl)
+        }
+        let pending = image.expiry[.init(expiresAt: UInt64(max(creation.expiresAt, 0)), name: name)] != nil
+        return creation.expiresAt <= now.milliseconds || !pending ? (Timestamp(milliseconds: creation.expiresAt), .ttl) : nil
+    }
+
     /// What a fetch of `name` at `now` answers: expired from `expiresAt` on
-    /// (lazy expiry), and a live share whose winning creation came without
-    /// its card has none to show, so it reads as expired too.
+    /// (lazy expiry), and a share whose winning creation's log entry holds
+    /// no card has none to show, so it reads as expired too.
     ///
     /// - Parameter image: `image()`, passed in so that many fetches fold the log once.
     static func fetch(_ name: RecordName, at now: Timestamp, in image: StoreImage) -> FetchResult {
         guard let share = image.shares[name] else { return .notFound }
-        if let expiry = share.expiry { return .expired(at: Timestamp(milliseconds: expiry.at), reason: reason(expiry.reason)) }
+        if let (at, reason) = end(of: share, name, at: now, in: image) { return .expired(at: at, reason: reason) }
         guard let creation = share.creation else { return .notFound }
         let expiresAt = Timestamp(milliseconds: creation.expiresAt)
-        guard expiresAt > now, let vCard = share.vCard else { return .expired(at: expiresAt, reason: .ttl) }
+        guard case .shareCreated(let created)? = image.log[creation.position]?.kind, let vCard = created.vCard else {
+            return .expired(at: expiresAt, reason: .ttl)
+        }
         return .live(Share(recordName: name, vCard: vCard, createdAt: Timestamp(milliseconds: creation.createdAt), expiresAt: expiresAt))
     }
 
@@ -101,7 +115,9 @@ struct ReferenceModel {
     func image() -> StoreImage {
         var image = StoreImage()
         image.originSequence = originSequence
-        var winningCard: [RecordName: [UInt8]?] = [:]
+        var creations: [RecordName: [(sequence: UInt64, holdsCard: Bool)]] = [:]
+        var ended: Set<RecordName> = []
+        var ttlEnds: [RecordName: StoreImage.End] = [:]
         for (index, event) in log.enumerated() {
             let sequence = UInt64(index + 1)
             image.log[sequence] = event
@@ -109,34 +125,47 @@ struct ReferenceModel {
             switch event.kind {
             case .shareCreated(let created):
                 let name = created.recordName
-                image.recordCreates[.init(name: name, sequence: sequence)] = created.vCard == nil ? 0 : 1
-                let mine = StoreImage.Creation(createdAt: created.createdAt.milliseconds, expiresAt: created.expiresAt.milliseconds, event: event.id)
+                creations[name, default: []].append((sequence, created.vCard != nil))
+                let mine = StoreImage.Creation(
+                    createdAt: created.createdAt.milliseconds, expiresAt: created.expiresAt.milliseconds, event: event.id, position: sequence)
                 if let current = image.shares[name]?.creation, !Self.isSmaller(event.id, than: current.event) { continue }
                 image.shares[name, default: StoreImage.Share()].creation = mine
-                winningCard[name] = created.vCard
             case .shareExpired(let expired):
                 let name = expired.recordName
-                let mine = StoreImage.Expiry(at: expired.at.milliseconds, reason: expired.reason == .ttl ? 1 : 2, event: event.id)
-                if let current = image.shares[name]?.expiry,
-                   current.at < mine.at || (current.at == mine.at && Self.isSmaller(current.event, than: mine.event)) { continue }
-                image.shares[name, default: StoreImage.Share()].expiry = mine
+                ended.insert(name)
+                let mine = StoreImage.End(at: expired.at.milliseconds, event: event.id)
+                if image.shares[name] == nil { image.shares[name] = StoreImage.Share() }
+                switch expired.reason {
+                case .revoked:
+                    if let current = image.shares[name]?.revocation, Self.isEarlier(current, than: mine) { continue }
+                    image.shares[name]?.revocation = mine
+                case .ttl:
+                    if let current = ttlEnds[name], Self.isEarlier(current, than: mine) { continue }
+                    ttlEnds[name] = mine
+                }
             case .unknown:
                 continue
             }
         }
         for (name, share) in image.shares {
-            if let creation = share.creation, share.expiry == nil {
-                image.shares[name]?.vCard = winningCard[name] ?? nil
-                image.expiry.insert(.init(expiresAt: UInt64(max(creation.expiresAt, 0)), name: name))
+            // A TTL end is kept only while no creation is known.
+            if share.creation == nil { image.shares[name]?.ttlEnd = ttlEnds[name] }
+            let pending = share.creation != nil && !ended.contains(name)
+            if let creation = share.creation, pending {
+                image.expiry[.init(expiresAt: UInt64(max(creation.expiresAt, 0)), name: name)] = .init(position: creation.position, expiresAt: creation.expiresAt)
                 image.liveCount += 1
-            } else {
-                image.expiredCount += 1
+            }
+            if ended.contains(name) { image.expiredCount += 1 }
+            for logged in creations[name] ?? [] where logged.holdsCard && !(pending && logged.sequence == share.creation?.position) {
+                image.pendingRedactions.insert(logged.sequence)
             }
         }
-        for (key, holdsCard) in image.recordCreates where holdsCard == 1 && image.shares[key.name]?.expiry != nil {
-            image.pendingRedactions.insert(key.sequence)
-        }
         return image
+    }
+
+    /// The earlier of two ends: the earlier time, then the smaller event id.
+    private static func isEarlier(_ one: StoreImage.End, than other: StoreImage.End) -> Bool {
+        one.at < other.at || (one.at == other.at && isSmaller(one.event, than: other.event))
     }
 
     /// docs/ENGINE.md's order on event ids: the origin's 16 bytes as
@@ -150,5 +179,4 @@ struct ReferenceModel {
 
     private static func bigEndian(_ value: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * $0)) } }
 
-    private static func reason(_ code: UInt8) -> ExpiryReason { code == 1 ? .ttl : .revoked }
 }

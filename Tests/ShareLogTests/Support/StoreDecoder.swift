@@ -7,8 +7,7 @@ import Foundation
 /// zlib for the checksum. Nothing of the engine but the database handles.
 ///
 /// Strict: it refuses any byte the format does not account for (a wrong
-/// length, a flag bit format 1 does not define, a non-zero absent part, an
-/// unknown meta key), so an image it returns stands for the exact bytes.
+/// length, a flag bit format 2 does not define, an unknown meta key), so an image it returns stands for the exact bytes.
 enum StoreDecoder {
     /// A byte the format does not allow, with where it was.
     struct Refusal: Error, CustomStringConvertible {
@@ -20,7 +19,7 @@ enum StoreDecoder {
         for (key, value) in try test.contents(of: \.meta) {
             let name = String(decoding: key, as: UTF8.self)
             switch name {
-            case "schema": try require(value == [0, 0, 0, 1], "meta schema \(value)")
+            case "schema": try require(value == [0, 0, 0, 2], "meta schema \(value)")
             case "replica": try require(value == raw(test.store.replicaID.uuid), "meta replica \(value)")
             case "epoch": try require(value.count == 16, "meta epoch of \(value.count) bytes")
             case "origin-sequence": image.originSequence = try integer(value[...], "meta \(name)")
@@ -44,13 +43,12 @@ enum StoreDecoder {
             image.shares[RecordName(uuid: uuid(key[...]))] = try share(value)
         }
         for (key, value) in try test.contents(of: \.expiry) {
-            try require(key.count == 24 && value.isEmpty, "expiry entry \(key): \(value)")
-            image.expiry.insert(.init(expiresAt: try integer(key[0..<8], "expiry key"), name: RecordName(uuid: uuid(key[8...]))))
+            try require(key.count == 24 && value.count == 16, "expiry entry \(key): \(value)")
+            let pending = StoreImage.Pending(position: try integer(value[0..<8], "expiry value"), expiresAt: try integer(value[8...], "expiry value"))
+            try require(UInt64(max(pending.expiresAt, 0)) == (try integer(key[0..<8], "expiry key") as UInt64), "expiry key \(key) indexes another time than its value \(value)")
+            image.expiry[.init(expiresAt: try integer(key[0..<8], "expiry key"), name: RecordName(uuid: uuid(key[8...])))] = pending
         }
-        for (key, value) in try test.contents(of: \.recordCreates) {
-            try require(key.count == 24 && (value == [0] || value == [1]), "recordCreates entry \(key): \(value)")
-            image.recordCreates[.init(name: RecordName(uuid: uuid(key[0..<16])), sequence: try integer(key[16...], "recordCreates key"))] = value[0]
-        }
+        try require(try test.contents(of: \.cursors).isEmpty, "cursors holds entries, and nothing syncs yet")
         for (key, value) in try test.contents(of: \.pendingRedactions) {
             try require(value.isEmpty, "pendingRedactions value \(value)")
             image.pendingRedactions.insert(try integer(key[...], "pendingRedactions key"))
@@ -66,40 +64,33 @@ enum StoreDecoder {
         }
     }
 
-    /// A `shares` value: version, flags, creation (40), expiry (33), card.
+    /// A `shares` value (format 2): version 2, flags (bit 0 creation, bit 1
+    /// revocation, bit 2 TTL end, never with bit 0), then the present
+    /// parts: creation (48), revocation (32), TTL end (32); nothing else.
     private static func share(_ bytes: [UInt8]) throws -> StoreImage.Share {
-        try require(bytes.count >= 75 && bytes[0] == 1 && bytes[1] & ~7 == 0, "share state \(bytes.prefix(2)) of \(bytes.count) bytes")
+        try require(bytes.count >= 2 && bytes[0] == 2 && bytes[1] & ~7 == 0 && bytes[1] != 0 && bytes[1] & 5 != 5,
+                    "share state \(bytes.prefix(2)) of \(bytes.count) bytes")
         let flags = bytes[1]
+        let expected = 2 + (flags & 1 != 0 ? 48 : 0) + (flags & 2 != 0 ? 32 : 0) + (flags & 4 != 0 ? 32 : 0)
+        try require(bytes.count == expected, "share state with flags \(flags) of \(bytes.count) bytes, not \(expected)")
         var share = StoreImage.Share()
+        var offset = 2
         if flags & 1 != 0 {
             share.creation = .init(
-                createdAt: try integer(bytes[2..<10], "createdAt"), expiresAt: try integer(bytes[10..<18], "expiresAt"),
-                event: EventID(origin: ReplicaID(uuid: uuid(bytes[18..<34])), counter: try integer(bytes[34..<42], "creator")))
-        } else {
-            try require(bytes[2..<42].allSatisfy { $0 == 0 }, "share state without creation has creation bytes")
+                createdAt: try integer(bytes[offset..<offset + 8], "createdAt"), expiresAt: try integer(bytes[offset + 8..<offset + 16], "expiresAt"),
+                event: EventID(origin: ReplicaID(uuid: uuid(bytes[offset + 16..<offset + 32])), counter: try integer(bytes[offset + 32..<offset + 40], "creator")),
+                position: try integer(bytes[offset + 40..<offset + 48], "creation position"))
+            offset += 48
         }
-        if flags & 2 != 0 {
-            share.expiry = .init(
-                at: try integer(bytes[42..<50], "expired at"), reason: try reason(bytes[50], "share state").rawValue,
-                event: EventID(origin: ReplicaID(uuid: uuid(bytes[51..<67])), counter: try integer(bytes[67..<75], "expirer")))
-        } else {
-            try require(bytes[42..<75].allSatisfy { $0 == 0 }, "share state without expiry has expiry bytes")
+        func end() throws -> StoreImage.End {
+            defer { offset += 32 }
+            return .init(
+                at: try integer(bytes[offset..<offset + 8], "end at"),
+                event: EventID(origin: ReplicaID(uuid: uuid(bytes[offset + 8..<offset + 24])), counter: try integer(bytes[offset + 24..<offset + 32], "ender")))
         }
-        try require(share.creation != nil || share.expiry != nil, "share state with neither creation nor expiry")
-        if flags & 4 != 0 {
-            share.vCard = Array(bytes[75...])
-        } else {
-            try require(bytes.count == 75, "share state without card flag has \(bytes.count - 75) trailing bytes")
-        }
+        if flags & 2 != 0 { share.revocation = try end() }
+        if flags & 4 != 0 { share.ttlEnd = try end() }
         return share
-    }
-
-    private static func reason(_ byte: UInt8, _ place: String) throws -> ExpiryReason {
-        switch byte {
-        case 1: return .ttl
-        case 2: return .revoked
-        default: throw Refusal(description: "\(place): expiry reason \(byte)")
-        }
     }
 
     /// A big-endian integer that fills `bytes` exactly.

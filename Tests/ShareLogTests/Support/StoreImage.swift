@@ -1,24 +1,25 @@
 import ShareLog
 
 /// Everything a store holds, as plain values laid out the way
-/// docs/FORMAT.md describes it: the log, the five derived databases and the
-/// meta counters.
+/// docs/FORMAT.md (format 2) describes it: the log, the four derived
+/// databases and the meta counters.
 ///
 /// `StoreDecoder` reads one from a store's raw LMDB bytes and refuses any
 /// byte the format does not account for; `ReferenceModel` computes one from
 /// the events it was given. So two equal images mean the store holds, byte
 /// for byte, what the model says it should.
 struct StoreImage: Equatable {
-    /// A `shares` value.
+    /// A `shares` value (format 2): the parts its flags say are present.
     struct Share: Equatable, CustomStringConvertible {
         var creation: Creation?
-        var expiry: Expiry?
-        var vCard: [UInt8]?
+        var revocation: End?
+        var ttlEnd: End?
 
         var description: String {
-            let created = creation.map { "created \($0.createdAt)...\($0.expiresAt) by \($0.event)" } ?? "no creation"
-            let expired = expiry.map { "expired at \($0.at) (reason \($0.reason)) by \($0.event)" } ?? "no expiry"
-            return "\(created), \(expired), " + (vCard.map { "card of \($0.count) bytes" } ?? "no card")
+            let created = creation.map { "created \($0.createdAt)...\($0.expiresAt) by \($0.event) at position \($0.position)" } ?? "no creation"
+            let revoked = revocation.map { "revoked at \($0.at) by \($0.event)" } ?? "no revocation"
+            let ended = ttlEnd.map { "TTL end at \($0.at) by \($0.event)" } ?? "no TTL end"
+            return "\(created), \(revoked), \(ended)"
         }
     }
 
@@ -27,12 +28,13 @@ struct StoreImage: Equatable {
         var createdAt: Int64
         var expiresAt: Int64
         var event: EventID
+        /// The log position of that `shareCreated`.
+        var position: UInt64
     }
 
-    /// The expiry part of a `shares` value; `reason` is the stored byte.
-    struct Expiry: Equatable {
+    /// A revocation or TTL end part of a `shares` value.
+    struct End: Equatable {
         var at: Int64
-        var reason: UInt8
         var event: EventID
     }
 
@@ -44,12 +46,12 @@ struct StoreImage: Equatable {
         var description: String { "\(expiresAt)/\(name)" }
     }
 
-    /// A `recordCreates` key.
-    struct CreateKey: Hashable, CustomStringConvertible {
-        var name: RecordName
-        var sequence: UInt64
+    /// An `expiry` value: the winning creation's log position and exact expiresAt.
+    struct Pending: Equatable, CustomStringConvertible {
+        var position: UInt64
+        var expiresAt: Int64
 
-        var description: String { "\(name)/\(sequence)" }
+        var description: String { "position \(position), expires \(expiresAt)" }
     }
 
     var originSequence: UInt64 = 0
@@ -59,9 +61,7 @@ struct StoreImage: Equatable {
     var log: [UInt64: Event] = [:]
     var eventIndex: [EventID: UInt64] = [:]
     var shares: [RecordName: Share] = [:]
-    var expiry: Set<ExpiryKey> = []
-    /// 1 while the entry holds its card, 0 once redacted.
-    var recordCreates: [CreateKey: UInt8] = [:]
+    var expiry: [ExpiryKey: Pending] = [:]
     var pendingRedactions: Set<UInt64> = []
 
     /// Where `self` (the store) and `expected` (the model) disagree, a few
@@ -78,8 +78,7 @@ struct StoreImage: Equatable {
         lines += Self.differences("log", log.mapValues(Self.describe), expected.log.mapValues(Self.describe))
         lines += Self.differences("eventIndex", eventIndex, expected.eventIndex)
         lines += Self.differences("shares", shares, expected.shares)
-        lines += Self.differences("expiry", Self.present(expiry), Self.present(expected.expiry))
-        lines += Self.differences("recordCreates", recordCreates, expected.recordCreates)
+        lines += Self.differences("expiry", expiry, expected.expiry)
         lines += Self.differences("pendingRedactions", Self.present(pendingRedactions), Self.present(expected.pendingRedactions))
         return lines
     }
