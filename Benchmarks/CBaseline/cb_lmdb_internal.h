@@ -28,15 +28,19 @@ int cb_schema_open(const char *directory, unsigned int flags, int create, MDB_en
 /* Records `rc` (an LMDB or errno code) and what failed; returns rc. */
 int cb_lmdb_fail(cb_lmdb *store, int rc, const char *what);
 
-/* Folding events into the derived databases within one write transaction.
- * The counters' changes are summed here and written by cb_fold_finish. */
+/* Folding events into the derived databases within one write transaction,
+ * as ShareProjection does: the same puts, gets and deletes. */
 typedef struct {
     MDB_txn *txn;            /* the write transaction of the derived databases */
     const cb_schema *schema; /* their databases */
     MDB_txn *log_txn;        /* where log entries are read: txn, or a replayed snapshot */
     MDB_dbi log;             /* the log in log_txn */
-    int64_t live_delta, expired_delta;
 } cb_fold;
+
+/* A fold of `txn` that reads the log of `schema` in the same transaction. */
+static inline cb_fold cb_fold_in(MDB_txn *txn, const cb_schema *schema) {
+    return (cb_fold){.txn = txn, .schema = schema, .log_txn = txn, .log = schema->log};
+}
 
 /* Records `event`, logged at `position`, in every derived database: its
  * eventIndex entry, then the share-state rules of docs/FORMAT.md. */
@@ -45,31 +49,18 @@ int cb_project(cb_fold *fold, const cb_event *event, uint64_t position);
 /* Puts the eventIndex entry of `event` at `position`. */
 int cb_index_event(cb_fold *fold, const cb_event *event, uint64_t position);
 
-/* Adds the summed counter changes to `live-count` and `expired-count`. */
-int cb_fold_finish(cb_fold *fold);
+/* Adds `delta` to the meta counter `key`. */
+int cb_adjust_counter(MDB_txn *txn, const cb_schema *schema, const char *key, int64_t delta);
 
-/* Appending this replica's own events in one write transaction: the next
- * log position and origin counter are read once, at cb_appender_begin, and
- * the counter is written back by cb_appender_finish. */
-typedef struct {
-    cb_fold fold;
-    const uint8_t *replica;
-    uint64_t next_position;
-    uint64_t origin_sequence;
-    uint64_t appended; /* events appended so far */
-} cb_appender;
+/* ShareStore.logLocal: numbers `event` (kind and facts filled in) with this
+ * replica's next origin counter, and appends it after the last log entry
+ * (MDB_APPEND) at *position, in `txn`. Projects nothing. */
+int cb_append_local(MDB_txn *txn, const cb_schema *schema, const uint8_t replica[16], cb_event *event, uint64_t *position);
 
-/* Starts appending in `txn`, where the log is also read. */
-int cb_appender_begin(cb_appender *appender, MDB_txn *txn, const cb_schema *schema, const uint8_t replica[16]);
-
-/* Numbers `event` (kind and facts filled in) with this replica's next
- * origin counter and appends it to the log (MDB_APPEND) at *position.
- * Projects nothing. */
-int cb_append_local(cb_appender *appender, cb_event *event, uint64_t *position);
-
-/* Writes the origin counter (when an event was appended) and the fold's
- * counters. */
-int cb_appender_finish(cb_appender *appender);
+/* Whether the log entry at `position` (in `log` of `txn`) is a shareCreated
+ * of `name` that still holds its card, from its kind, flag and name bytes:
+ * *holds is 1 or 0; MDB_CORRUPTED when it is not a creation of `name`. */
+int cb_creation_holds_card(MDB_txn *txn, MDB_dbi log, uint64_t position, const uint8_t name[16], int *holds);
 
 /* A meta counter, 0 when absent. */
 int cb_counter(MDB_txn *txn, const cb_schema *schema, const char *key, uint64_t *value);

@@ -1,7 +1,7 @@
-/* The fold of docs/FORMAT.md format 2 over raw LMDB: the share state as a
- * function of the events logged for its record name, the expiry index of
- * pending shares, the redaction queue and the counters; and the append of
- * this replica's own events. */
+/* The fold of docs/FORMAT.md format 2 over raw LMDB (ShareProjection.swift)
+ * and the append of this replica's own events (ShareStore.logLocal): the
+ * share state as a function of the events logged for its record name, the
+ * expiry index of pending shares, the redaction queue and the counters. */
 
 #include <string.h>
 
@@ -41,19 +41,11 @@ static int put_counter(MDB_txn *txn, const cb_schema *schema, const char *key, u
     return mdb_put(txn, schema->meta, &k, &v, 0);
 }
 
-static int adjust_counter(MDB_txn *txn, const cb_schema *schema, const char *key, int64_t delta) {
-    if (delta == 0) return 0;
+int cb_adjust_counter(MDB_txn *txn, const cb_schema *schema, const char *key, int64_t delta) {
     uint64_t current;
     int rc = cb_counter(txn, schema, key, &current);
     if (rc != 0) return rc;
     return put_counter(txn, schema, key, (uint64_t)((int64_t)current + delta));
-}
-
-int cb_fold_finish(cb_fold *fold) {
-    int rc = adjust_counter(fold->txn, fold->schema, "live-count", fold->live_delta);
-    if (rc == 0) rc = adjust_counter(fold->txn, fold->schema, "expired-count", fold->expired_delta);
-    fold->live_delta = fold->expired_delta = 0;
-    return rc;
 }
 
 /* The stored state of `name`; MDB_NOTFOUND when absent. */
@@ -91,18 +83,29 @@ static int delete_expiry(cb_fold *fold, const cb_state *state, const uint8_t nam
     return rc == MDB_NOTFOUND ? 0 : rc;
 }
 
-/* Queues the shareCreated at `position` for redaction if its log entry
- * still holds a card (flag bit 0 clear). */
-static int queue_if_card(cb_fold *fold, uint64_t position) {
+int cb_creation_holds_card(MDB_txn *txn, MDB_dbi log, uint64_t position, const uint8_t name[16], int *holds) {
     uint8_t key[8];
     cb_put_be64(key, position);
     MDB_val k = val(key, 8), v;
-    int rc = mdb_get(fold->log_txn, fold->log, &k, &v);
+    int rc = mdb_get(txn, log, &k, &v);
     if (rc != 0) return rc == MDB_NOTFOUND ? MDB_CORRUPTED : rc;
     const uint8_t *entry = v.mv_data;
-    if (v.mv_size < CB_EVENT_HEADER + CB_EVENT_TRAILER || entry[1] != CB_KIND_CREATED) return MDB_CORRUPTED;
-    if (entry[2] & 1) return 0;
-    v = val(NULL, 0);
+    if (v.mv_size < CB_EVENT_HEADER + 16 || entry[1] != CB_KIND_CREATED || memcmp(entry + CB_EVENT_HEADER, name, 16) != 0) {
+        return MDB_CORRUPTED;
+    }
+    *holds = !(entry[2] & 1);
+    return 0;
+}
+
+/* Queues the shareCreated of `name` at `position` for redaction if its log
+ * entry still holds a card. */
+static int queue_if_card(cb_fold *fold, uint64_t position, const uint8_t name[16]) {
+    int holds;
+    int rc = cb_creation_holds_card(fold->log_txn, fold->log, position, name, &holds);
+    if (rc != 0 || !holds) return rc;
+    uint8_t key[8];
+    cb_put_be64(key, position);
+    MDB_val k = val(key, 8), v = val(NULL, 0);
     return mdb_put(fold->txn, fold->schema->pending_redactions, &k, &v, 0);
 }
 
@@ -124,28 +127,28 @@ static int apply_creation(cb_fold *fold, const cb_event *event, uint64_t positio
         memset(&state, 0, sizeof state);
         set_creation(&state, event, position);
         if ((rc = store_state(fold, event->name, &state)) != 0) return rc;
-        fold->live_delta++;
-        return put_expiry(fold, &state, event->name);
+        if ((rc = put_expiry(fold, &state, event->name)) != 0) return rc;
+        return cb_adjust_counter(fold->txn, fold->schema, "live-count", 1);
     }
     if (rc != 0) return rc;
     if (!state.has_creation) {
         /* A creation behind its tombstone: the facts are kept, the card never shown. */
         set_creation(&state, event, position);
         if ((rc = store_state(fold, event->name, &state)) != 0) return rc;
-        return event->vcard ? queue_if_card(fold, position) : 0;
+        return event->vcard ? queue_if_card(fold, position, event->name) : 0;
     }
     if (cb_event_id_compare(event->origin, event->sequence, state.creator, state.creator_sequence) >= 0) {
         /* A losing rival: its card is never shown. */
-        return event->vcard ? queue_if_card(fold, position) : 0;
+        return event->vcard ? queue_if_card(fold, position, event->name) : 0;
     }
     /* The new creation wins; the old winner's card is never shown again. */
     int pending = 0;
     if (!state.has_revocation && (rc = delete_expiry(fold, &state, event->name, &pending)) != 0) return rc;
-    if ((rc = queue_if_card(fold, state.position)) != 0) return rc;
+    if ((rc = queue_if_card(fold, state.position, event->name)) != 0) return rc;
     set_creation(&state, event, position);
     if ((rc = store_state(fold, event->name, &state)) != 0) return rc;
     if (pending) return put_expiry(fold, &state, event->name);
-    return event->vcard ? queue_if_card(fold, position) : 0;
+    return event->vcard ? queue_if_card(fold, position, event->name) : 0;
 }
 
 static int apply_expiry(cb_fold *fold, const cb_event *event) {
@@ -163,8 +166,8 @@ static int apply_expiry(cb_fold *fold, const cb_event *event) {
             state.has_ttl_end = 1;
             state.ttl_end = end;
         }
-        fold->expired_delta++;
-        return store_state(fold, event->name, &state);
+        if ((rc = store_state(fold, event->name, &state)) != 0) return rc;
+        return cb_adjust_counter(fold->txn, fold->schema, "expired-count", 1);
     }
     if (rc != 0) return rc;
     if (state.has_creation && !state.has_revocation) {
@@ -172,10 +175,10 @@ static int apply_expiry(cb_fold *fold, const cb_event *event) {
          * its card the answers. */
         int pending;
         if ((rc = delete_expiry(fold, &state, event->name, &pending)) != 0) return rc;
-        if (pending) {
-            fold->live_delta--;
-            fold->expired_delta++;
-            if ((rc = queue_if_card(fold, state.position)) != 0) return rc;
+        if (pending && ((rc = queue_if_card(fold, state.position, event->name)) != 0 ||
+                        (rc = cb_adjust_counter(fold->txn, fold->schema, "live-count", -1)) != 0 ||
+                        (rc = cb_adjust_counter(fold->txn, fold->schema, "expired-count", 1)) != 0)) {
+            return rc;
         }
     }
     if (revoked) {
@@ -210,43 +213,35 @@ int cb_project(cb_fold *fold, const cb_event *event, uint64_t position) {
     }
 }
 
-int cb_appender_begin(cb_appender *appender, MDB_txn *txn, const cb_schema *schema, const uint8_t replica[16]) {
-    *appender = (cb_appender){.fold = {.txn = txn, .schema = schema, .log_txn = txn, .log = schema->log},
-                              .replica = replica};
-    int rc = cb_counter(txn, schema, "origin-sequence", &appender->origin_sequence);
+int cb_append_local(MDB_txn *txn, const cb_schema *schema, const uint8_t replica[16], cb_event *event, uint64_t *position) {
+    uint64_t origin_sequence;
+    int rc = cb_counter(txn, schema, "origin-sequence", &origin_sequence);
     if (rc != 0) return rc;
+    if ((rc = put_counter(txn, schema, "origin-sequence", ++origin_sequence)) != 0) return rc;
+    memcpy(event->origin, replica, 16);
+    event->sequence = origin_sequence;
+
+    /* EventLog.append: skip a logged id, else append after the last entry. */
+    uint8_t id[24];
+    memcpy(id, replica, 16);
+    cb_put_be64(id + 16, origin_sequence);
+    MDB_val k = val(id, 24), v;
+    rc = mdb_get(txn, schema->event_index, &k, &v);
+    if (rc == 0) return MDB_KEYEXIST;
+    if (rc != MDB_NOTFOUND) return rc;
     MDB_cursor *cursor;
     if ((rc = mdb_cursor_open(txn, schema->log, &cursor)) != 0) return rc;
-    MDB_val k, v;
-    rc = mdb_cursor_get(cursor, &k, &v, MDB_LAST);
+    MDB_val last_key, last_value;
+    rc = mdb_cursor_get(cursor, &last_key, &last_value, MDB_LAST);
+    uint64_t next = rc == 0 && last_key.mv_size == 8 ? cb_get_be64(last_key.mv_data) + 1 : 1;
     mdb_cursor_close(cursor);
-    if (rc == MDB_NOTFOUND) {
-        appender->next_position = 1;
-        return 0;
-    }
-    if (rc != 0) return rc;
-    if (k.mv_size != 8) return MDB_CORRUPTED;
-    appender->next_position = cb_get_be64(k.mv_data) + 1;
-    return 0;
-}
-
-int cb_append_local(cb_appender *appender, cb_event *event, uint64_t *position) {
-    memcpy(event->origin, appender->replica, 16);
-    event->sequence = appender->origin_sequence + 1;
+    if (rc != 0 && rc != MDB_NOTFOUND) return rc;
     uint8_t key[8];
-    cb_put_be64(key, appender->next_position);
-    MDB_val k = val(key, 8), v = val(NULL, cb_event_size(event));
-    int rc = mdb_put(appender->fold.txn, appender->fold.schema->log, &k, &v, MDB_APPEND | MDB_RESERVE);
-    if (rc != 0) return rc;
+    cb_put_be64(key, next);
+    k = val(key, 8);
+    v = val(NULL, cb_event_size(event));
+    if ((rc = mdb_put(txn, schema->log, &k, &v, MDB_APPEND | MDB_RESERVE)) != 0) return rc;
     cb_event_encode(event, v.mv_data);
-    appender->origin_sequence++;
-    appender->appended++;
-    *position = appender->next_position++;
+    *position = next;
     return 0;
-}
-
-int cb_appender_finish(cb_appender *appender) {
-    if (appender->appended == 0) return cb_fold_finish(&appender->fold);
-    int rc = put_counter(appender->fold.txn, appender->fold.schema, "origin-sequence", appender->origin_sequence);
-    return rc == 0 ? cb_fold_finish(&appender->fold) : rc;
 }

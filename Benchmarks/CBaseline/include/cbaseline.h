@@ -84,8 +84,9 @@ int cb_lmdb_create(cb_lmdb *store, const cb_cards *cards, size_t batch, int thre
 
 /* Fetches each of `count` record names (16 bytes each) at now_ms as
  * ShareStore.fetch does: one read transaction per fetch, the share state
- * decoded, and for a share that may be live, the log entry at its
- * creation's position decoded (CRC-32 checked) and its vCard copied out.
+ * decoded, and for a share that may be live, its expiry entry looked up
+ * and the log entry at its creation's position decoded (CRC-32 checked)
+ * and its vCard copied out.
  * `threads` threads split the names. */
 int cb_lmdb_fetch(cb_lmdb *store, const uint8_t *names, size_t count, int threads, int64_t now_ms,
                   cb_fetch_tally *tally, uint64_t *elapsed_ns);
@@ -93,8 +94,9 @@ int cb_lmdb_fetch(cb_lmdb *store, const uint8_t *names, size_t count, int thread
 /* Expires every share due at now_ms as ShareStore.sweep does: batches of
  * `batch` shares, one durable transaction each, walking the expiry index
  * from its start with a cursor. Per share: a shareExpired(ttl) at its
- * expiresAt in the log and eventIndex, its creation queued in
- * pendingRedactions, its expiry entry deleted; `shares` is not touched. */
+ * expiresAt in the log and eventIndex, its creation's log entry checked
+ * and queued in pendingRedactions, its expiry entry deleted; `shares` is
+ * not touched. */
 int cb_lmdb_sweep(cb_lmdb *store, int64_t now_ms, size_t batch, uint64_t *expired, uint64_t *elapsed_ns);
 
 /* Rebuilds the derived databases from the log in a scratch store at
