@@ -157,6 +157,20 @@ import TestSupport
         ])
     }
 
+    /// An origin counter set back below what the log holds would make the
+    /// next local event reuse an event id its peers already have.
+    @Test func anOriginCounterBehindTheLogRefusesTheWriteInsteadOfReusingAnID() throws {
+        let test = try TestStore()
+        _ = try test.store.create(vCard: smallCard())
+        try Self.put([0, 0, 0, 0, 0, 0, 0, 0], forKey: Array("origin-sequence".utf8), in: \.meta, of: test)
+        #expect(throws: ShareLogError.corruptMeta("origin-sequence")) { try test.store.create(vCard: smallCard(1)) }
+        test.clock.advance(by: .seconds(7 * 24 * 3600))
+        #expect(throws: ShareLogError.corruptMeta("origin-sequence")) { try test.store.sweep() }
+        #expect(try test.store.stats().events == 1)
+        #expect(try test.store.stats().live == 1)
+        #expect(try test.store.events(after: 0).map(\.event.id.counter) == [1])
+    }
+
     @Test func theErrorSaysWhatIsDamagedAndWhatToDo() {
         let error = ShareLogError.corruptKey(database: "expiry", key: [0x00, 0xAB], reason: "too short")
         #expect(error.description == "the store's 'expiry' database holds a damaged key 00ab (too short); the write that met it was not committed. "

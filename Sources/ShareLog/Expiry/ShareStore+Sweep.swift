@@ -42,11 +42,15 @@ extension ShareStore {
                     due.append(pending)
                     return due.count < batchSize ? .proceed : .stop
                 }
+                var local = try LocalLog(schema: self.schema, replica: self.replicaID, in: txn)
+                var projection = self.projection
                 for pending in due {
                     let expired = ShareExpired(recordName: pending.name, at: pending.expiresAt, reason: .ttl)
-                    let (event, position) = try self.logLocal(.shareExpired(expired), in: txn)
-                    try self.projection.applyTTLEnd(event.id, at: position, of: pending, in: txn)
+                    let (event, position) = try local.append(.shareExpired(expired), in: txn)
+                    try projection.applyTTLEnd(event.id, at: position, of: pending, in: txn)
                 }
+                try local.finish(in: txn)
+                try projection.finish(in: txn)
                 return (due.count, visited)
             }
             report.expired += batch.expired

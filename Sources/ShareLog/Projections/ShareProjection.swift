@@ -15,12 +15,26 @@ import LMDB
 /// Ending a pending share touches `expiry`, `pendingRedactions` and the
 /// counters, never `shares`, so a sweep writes no page chosen by a random
 /// record name. Every method runs inside the caller's write transaction.
+///
+/// The meta counters change in memory and are written by `finish`, once
+/// per transaction: a projection is made for one transaction, and
+/// `finish` must run before it commits.
 struct ShareProjection {
     let schema: Schema
+    private var liveDelta: Int64 = 0
+    private var expiredDelta: Int64 = 0
+
+    init(schema: Schema) { self.schema = schema }
+
+    /// Writes the counters' changes; call once, before the commit.
+    func finish(in txn: borrowing WriteTransaction) throws {
+        if liveDelta != 0 { try adjustCounter(MetaKey.liveCount, by: liveDelta, in: txn) }
+        if expiredDelta != 0 { try adjustCounter(MetaKey.expiredCount, by: expiredDelta, in: txn) }
+    }
 
     /// Records `event`, stored at log position `position`, in every derived database.
-    func apply(_ event: Event, at position: UInt64, in txn: borrowing WriteTransaction) throws {
-        try txn.put(Key.sequence(position), forKey: Key.event(event.id), in: schema.eventIndex)
+    mutating func apply(_ event: Event, at position: UInt64, in txn: borrowing WriteTransaction) throws {
+        try index(event.id, at: position, in: txn)
         switch event.kind {
         case .shareCreated(let created):
             try applyCreation(created, id: event.id, at: position, in: txn)
@@ -39,8 +53,8 @@ struct ShareProjection {
     /// - Throws: `ShareLogError.corruptKey` when the entry names a log
     ///   position that holds no creation of the share: a damaged index
     ///   must not end, or redact, another share.
-    func applyTTLEnd(_ id: EventID, at position: UInt64, of pending: PendingShare, in txn: borrowing WriteTransaction) throws {
-        try txn.put(Key.sequence(position), forKey: Key.event(id), in: schema.eventIndex)
+    mutating func applyTTLEnd(_ id: EventID, at position: UInt64, of pending: PendingShare, in txn: borrowing WriteTransaction) throws {
+        try index(id, at: position, in: txn)
         guard let holdsCard = try creationHoldsCard(at: pending.creationPosition, of: pending.name, in: txn) else {
             throw ShareLogError.corruptKey(
                 database: "expiry", key: pending.key,
@@ -49,13 +63,26 @@ struct ShareProjection {
         try endPending(pending, holdingCard: holdsCard, in: txn)
     }
 
-    private func applyCreation(_ created: ShareCreated, id: EventID, at position: UInt64, in txn: borrowing WriteTransaction) throws {
+    /// Adds `id` to `eventIndex`.
+    ///
+    /// - Throws: `corruptMeta("origin-sequence")` when the id is there
+    ///   already: callers log only ids not logged before (`EventLog.append`
+    ///   skips duplicates), so only a local counter behind the log gets here.
+    private func index(_ id: EventID, at position: UInt64, in txn: borrowing WriteTransaction) throws {
+        do {
+            try txn.put(Key.sequence(position), forKey: Key.event(id), in: schema.eventIndex, flags: .noOverwrite)
+        } catch LMDBError.keyExists {
+            throw ShareLogError.corruptMeta("origin-sequence")
+        }
+    }
+
+    private mutating func applyCreation(_ created: ShareCreated, id: EventID, at position: UInt64, in txn: borrowing WriteTransaction) throws {
         let name = created.recordName
         let creation = ShareState.Creation(createdAt: created.createdAt, expiresAt: created.expiresAt, event: id, position: position)
         guard var state = try state(of: name, in: txn) else {
             try store(ShareState(creation: creation), for: name, in: txn)
             try txn.put(Key.pendingValue(creation), forKey: Key.expiry(creation.expiresAt, name), in: schema.expiry)
-            try adjustCounter(MetaKey.liveCount, by: 1, in: txn)
+            liveDelta += 1
             return
         }
         if let current = state.creation, current.event < id {
@@ -81,13 +108,13 @@ struct ShareProjection {
         try store(state, for: name, in: txn)
     }
 
-    private func applyExpiry(_ expired: ShareExpired, id: EventID, in txn: borrowing WriteTransaction) throws {
+    private mutating func applyExpiry(_ expired: ShareExpired, id: EventID, in txn: borrowing WriteTransaction) throws {
         let name = expired.recordName
         let end = ShareState.End(at: expired.at, event: id)
         guard var state = try state(of: name, in: txn) else {
             let tombstone = expired.reason == .revoked ? ShareState(revocation: end) : ShareState(ttlEnd: end)
             try store(tombstone, for: name, in: txn)
-            try adjustCounter(MetaKey.expiredCount, by: 1, in: txn)
+            expiredDelta += 1
             return
         }
         switch expired.reason {
@@ -111,11 +138,11 @@ struct ShareProjection {
     /// Ends a pending share: out of `expiry`, its card (if its creation's
     /// entry still holds it) queued for redaction, counted expired instead
     /// of live.
-    private func endPending(_ pending: PendingShare, holdingCard: Bool, in txn: borrowing WriteTransaction) throws {
+    private mutating func endPending(_ pending: PendingShare, holdingCard: Bool, in txn: borrowing WriteTransaction) throws {
         try txn.delete(pending.key, in: schema.expiry)
         if holdingCard { try queueRedaction(at: pending.creationPosition, in: txn) }
-        try adjustCounter(MetaKey.liveCount, by: -1, in: txn)
-        try adjustCounter(MetaKey.expiredCount, by: 1, in: txn)
+        liveDelta -= 1
+        expiredDelta += 1
     }
 
     private func queueRedaction(at position: UInt64, in txn: borrowing WriteTransaction) throws {

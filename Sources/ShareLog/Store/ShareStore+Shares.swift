@@ -15,14 +15,14 @@ extension ShareStore {
     @available(*, noasync, message: "use the async create from async code")
     public func create(vCard: [UInt8], ttl: Duration = ShareStore.defaultTTL) throws -> CreatedShare {
         let created = try prepareCreation(of: vCard, ttl: ttl)
-        try write { txn in _ = try self.appendLocal(.shareCreated(created), in: txn) }
+        try write { txn in _ = try self.appendLocal([.shareCreated(created)], in: txn) }
         return receipt(for: created)
     }
 
     /// The async form of `create`: suspends instead of blocking a thread.
     public func create(vCard: [UInt8], ttl: Duration = ShareStore.defaultTTL) async throws -> CreatedShare {
         let created = try prepareCreation(of: vCard, ttl: ttl)
-        try await write { txn in _ = try self.appendLocal(.shareCreated(created), in: txn) }
+        try await write { txn in _ = try self.appendLocal([.shareCreated(created)], in: txn) }
         return receipt(for: created)
     }
 
@@ -33,7 +33,7 @@ extension ShareStore {
     public func create(vCards: [[UInt8]], ttl: Duration = ShareStore.defaultTTL) throws -> [CreatedShare] {
         let batch = try vCards.map { try prepareCreation(of: $0, ttl: ttl) }
         try write { txn in
-            for created in batch { _ = try self.appendLocal(.shareCreated(created), in: txn) }
+            _ = try self.appendLocal(batch.map { .shareCreated($0) }, in: txn)
         }
         return batch.map(receipt(for:))
     }
@@ -115,7 +115,7 @@ extension ShareStore {
                 throw ShareLogError.expired(name, at: end.at, reason: end.reason)
             }
             let expired = ShareExpired(recordName: name, at: now, reason: .revoked)
-            _ = try self.appendLocal(.shareExpired(expired), in: txn)
+            try self.appendLocal([.shareExpired(expired)], in: txn)
             return expired
         }
     }

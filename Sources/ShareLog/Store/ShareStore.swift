@@ -149,25 +149,21 @@ public final class ShareStore: Sendable {
         try commitFeed.subscribe { try read { txn in try log.lastPosition(in: txn) } }
     }
 
-    /// Logs an event made by this replica and projects it, in `txn`.
-    func appendLocal(_ kind: Event.Kind, in txn: borrowing WriteTransaction) throws -> Event {
-        let (event, position) = try logLocal(kind, in: txn)
-        try projection.apply(event, at: position, in: txn)
-        return event
-    }
-
-    /// Logs an event made by this replica, in `txn`, without projecting it:
-    /// the caller projects it. Returns the event and its log position.
-    func logLocal(_ kind: Event.Kind, in txn: borrowing WriteTransaction) throws -> (Event, UInt64) {
-        let last = try ShareProjection.counter(MetaKey.originSequence, schema: schema, in: txn)
-        guard last < .max else { throw ShareLogError.corruptMeta("origin-sequence") }
-        let sequence = last + 1
-        try txn.put(Key.bigEndian(sequence), forKey: MetaKey.originSequence, in: schema.meta)
-        let event = Event(id: EventID(origin: replicaID, counter: sequence), kind: kind)
-        guard let position = try log.append(event, encoded: EventCodec.encode(event), in: txn) else {
-            throw ShareLogError.corruptMeta("origin-sequence")
+    /// Logs events made by this replica and projects them, in `txn`.
+    @discardableResult
+    func appendLocal(_ kinds: [Event.Kind], in txn: borrowing WriteTransaction) throws -> [Event] {
+        var local = try LocalLog(schema: schema, replica: replicaID, in: txn)
+        var projection = self.projection
+        var events: [Event] = []
+        events.reserveCapacity(kinds.count)
+        for kind in kinds {
+            let (event, position) = try local.append(kind, in: txn)
+            try projection.apply(event, at: position, in: txn)
+            events.append(event)
         }
-        return (event, position)
+        try local.finish(in: txn)
+        try projection.finish(in: txn)
+        return events
     }
 
     /// Applies events from another replica, skipping those already logged,
@@ -187,11 +183,13 @@ public final class ShareStore: Sendable {
         }
         return try write { txn in
             var applied = 0
+            var projection = self.projection
             for event in events {
                 guard let sequence = try self.log.append(event, encoded: EventCodec.encode(event), in: txn) else { continue }
-                try self.projection.apply(event, at: sequence, in: txn)
+                try projection.apply(event, at: sequence, in: txn)
                 applied += 1
             }
+            try projection.finish(in: txn)
             return ApplyReport(applied: applied, duplicates: events.count - applied)
         }
     }

@@ -36,7 +36,7 @@ struct StoreUpgrade {
         try txn.delete(MetaKey.liveCount, in: schema.meta)
         try txn.delete(MetaKey.expiredCount, in: schema.meta)
         let log = EventLog(schema: schema)
-        let projection = ShareProjection(schema: schema)
+        var projection = ShareProjection(schema: schema)
         var position: UInt64 = 0
         var replayed = 0
         while true {
@@ -46,6 +46,7 @@ struct StoreUpgrade {
             replayed += entries.count
             position = last.position
         }
+        try projection.finish(in: txn)
         try txn.put(Key.bigEndian(Schema.version), forKey: MetaKey.schema, in: schema.meta)
         return replayed
     }
