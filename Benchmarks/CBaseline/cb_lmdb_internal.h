@@ -29,33 +29,51 @@ int cb_schema_open(const char *directory, unsigned int flags, int create, MDB_en
 int cb_lmdb_fail(cb_lmdb *store, int rc, const char *what);
 
 /* Folding events into the derived databases within one write transaction,
- * as ShareProjection does: the same puts, gets and deletes. */
+ * as ShareProjection does: the same puts, gets and deletes, with the
+ * counters' changes summed here and written once by cb_fold_finish. */
 typedef struct {
     MDB_txn *txn;            /* the write transaction of the derived databases */
     const cb_schema *schema; /* their databases */
     MDB_txn *log_txn;        /* where log entries are read: txn, or a replayed snapshot */
     MDB_dbi log;             /* the log in log_txn */
+    int64_t live_delta, expired_delta;
 } cb_fold;
-
-/* A fold of `txn` that reads the log of `schema` in the same transaction. */
-static inline cb_fold cb_fold_in(MDB_txn *txn, const cb_schema *schema) {
-    return (cb_fold){.txn = txn, .schema = schema, .log_txn = txn, .log = schema->log};
-}
 
 /* Records `event`, logged at `position`, in every derived database: its
  * eventIndex entry, then the share-state rules of docs/FORMAT.md. */
 int cb_project(cb_fold *fold, const cb_event *event, uint64_t position);
 
-/* Puts the eventIndex entry of `event` at `position`. */
+/* Puts the eventIndex entry of `event` at `position` (MDB_NOOVERWRITE: an
+ * id already logged is MDB_KEYEXIST). */
 int cb_index_event(cb_fold *fold, const cb_event *event, uint64_t position);
 
-/* Adds `delta` to the meta counter `key`. */
-int cb_adjust_counter(MDB_txn *txn, const cb_schema *schema, const char *key, int64_t delta);
+/* Adds the summed counter changes to `live-count` and `expired-count`;
+ * call once, before the commit. */
+int cb_fold_finish(cb_fold *fold);
 
-/* ShareStore.logLocal: numbers `event` (kind and facts filled in) with this
- * replica's next origin counter, and appends it after the last log entry
- * (MDB_APPEND) at *position, in `txn`. Projects nothing. */
-int cb_append_local(MDB_txn *txn, const cb_schema *schema, const uint8_t replica[16], cb_event *event, uint64_t *position);
+/* ShareStore's LocalLog and projection for this replica's own events in one
+ * write transaction: the origin counter and last log position are read
+ * once, at cb_appender_begin, and the counters written once, by
+ * cb_appender_finish. */
+typedef struct {
+    cb_fold fold;
+    const uint8_t *replica;
+    uint64_t position;       /* of the last log entry */
+    uint64_t origin_sequence; /* of the last local event */
+    uint64_t start_sequence;
+} cb_appender;
+
+/* Starts appending in `txn`, where the log is also read. */
+int cb_appender_begin(cb_appender *appender, MDB_txn *txn, const cb_schema *schema, const uint8_t replica[16]);
+
+/* Numbers `event` (kind and facts filled in) with this replica's next
+ * origin counter and appends it after the last log entry (MDB_APPEND) at
+ * *position. Projects nothing. */
+int cb_append_local(cb_appender *appender, cb_event *event, uint64_t *position);
+
+/* Writes the origin counter (when an event was appended) and the fold's
+ * counters; call once, before the commit. */
+int cb_appender_finish(cb_appender *appender);
 
 /* Whether the log entry at `position` (in `log` of `txn`) is a shareCreated
  * of `name` that still holds its card, from its kind, flag and name bytes:

@@ -1,5 +1,5 @@
 /* The fold of docs/FORMAT.md format 2 over raw LMDB (ShareProjection.swift)
- * and the append of this replica's own events (ShareStore.logLocal): the
+ * and the append of this replica's own events (LocalLog.swift): the
  * share state as a function of the events logged for its record name, the
  * expiry index of pending shares, the redaction queue and the counters. */
 
@@ -41,11 +41,19 @@ static int put_counter(MDB_txn *txn, const cb_schema *schema, const char *key, u
     return mdb_put(txn, schema->meta, &k, &v, 0);
 }
 
-int cb_adjust_counter(MDB_txn *txn, const cb_schema *schema, const char *key, int64_t delta) {
+static int adjust_counter(MDB_txn *txn, const cb_schema *schema, const char *key, int64_t delta) {
+    if (delta == 0) return 0;
     uint64_t current;
     int rc = cb_counter(txn, schema, key, &current);
     if (rc != 0) return rc;
     return put_counter(txn, schema, key, (uint64_t)((int64_t)current + delta));
+}
+
+int cb_fold_finish(cb_fold *fold) {
+    int rc = adjust_counter(fold->txn, fold->schema, "live-count", fold->live_delta);
+    if (rc == 0) rc = adjust_counter(fold->txn, fold->schema, "expired-count", fold->expired_delta);
+    fold->live_delta = fold->expired_delta = 0;
+    return rc;
 }
 
 /* The stored state of `name`; MDB_NOTFOUND when absent. */
@@ -127,8 +135,8 @@ static int apply_creation(cb_fold *fold, const cb_event *event, uint64_t positio
         memset(&state, 0, sizeof state);
         set_creation(&state, event, position);
         if ((rc = store_state(fold, event->name, &state)) != 0) return rc;
-        if ((rc = put_expiry(fold, &state, event->name)) != 0) return rc;
-        return cb_adjust_counter(fold->txn, fold->schema, "live-count", 1);
+        fold->live_delta++;
+        return put_expiry(fold, &state, event->name);
     }
     if (rc != 0) return rc;
     if (!state.has_creation) {
@@ -166,8 +174,8 @@ static int apply_expiry(cb_fold *fold, const cb_event *event) {
             state.has_ttl_end = 1;
             state.ttl_end = end;
         }
-        if ((rc = store_state(fold, event->name, &state)) != 0) return rc;
-        return cb_adjust_counter(fold->txn, fold->schema, "expired-count", 1);
+        fold->expired_delta++;
+        return store_state(fold, event->name, &state);
     }
     if (rc != 0) return rc;
     if (state.has_creation && !state.has_revocation) {
@@ -175,10 +183,10 @@ static int apply_expiry(cb_fold *fold, const cb_event *event) {
          * its card the answers. */
         int pending;
         if ((rc = delete_expiry(fold, &state, event->name, &pending)) != 0) return rc;
-        if (pending && ((rc = queue_if_card(fold, state.position, event->name)) != 0 ||
-                        (rc = cb_adjust_counter(fold->txn, fold->schema, "live-count", -1)) != 0 ||
-                        (rc = cb_adjust_counter(fold->txn, fold->schema, "expired-count", 1)) != 0)) {
-            return rc;
+        if (pending) {
+            fold->live_delta--;
+            fold->expired_delta++;
+            if ((rc = queue_if_card(fold, state.position, event->name)) != 0) return rc;
         }
     }
     if (revoked) {
@@ -200,7 +208,7 @@ int cb_index_event(cb_fold *fold, const cb_event *event, uint64_t position) {
     cb_put_be64(key + 16, event->sequence);
     cb_put_be64(local, position);
     MDB_val k = val(key, 24), v = val(local, 8);
-    return mdb_put(fold->txn, fold->schema->event_index, &k, &v, 0);
+    return mdb_put(fold->txn, fold->schema->event_index, &k, &v, MDB_NOOVERWRITE);
 }
 
 int cb_project(cb_fold *fold, const cb_event *event, uint64_t position) {
@@ -213,35 +221,43 @@ int cb_project(cb_fold *fold, const cb_event *event, uint64_t position) {
     }
 }
 
-int cb_append_local(MDB_txn *txn, const cb_schema *schema, const uint8_t replica[16], cb_event *event, uint64_t *position) {
-    uint64_t origin_sequence;
-    int rc = cb_counter(txn, schema, "origin-sequence", &origin_sequence);
+int cb_appender_begin(cb_appender *appender, MDB_txn *txn, const cb_schema *schema, const uint8_t replica[16]) {
+    *appender = (cb_appender){.fold = {.txn = txn, .schema = schema, .log_txn = txn, .log = schema->log},
+                              .replica = replica};
+    int rc = cb_counter(txn, schema, "origin-sequence", &appender->origin_sequence);
     if (rc != 0) return rc;
-    if ((rc = put_counter(txn, schema, "origin-sequence", ++origin_sequence)) != 0) return rc;
-    memcpy(event->origin, replica, 16);
-    event->sequence = origin_sequence;
-
-    /* EventLog.append: skip a logged id, else append after the last entry. */
-    uint8_t id[24];
-    memcpy(id, replica, 16);
-    cb_put_be64(id + 16, origin_sequence);
-    MDB_val k = val(id, 24), v;
-    rc = mdb_get(txn, schema->event_index, &k, &v);
-    if (rc == 0) return MDB_KEYEXIST;
-    if (rc != MDB_NOTFOUND) return rc;
+    appender->start_sequence = appender->origin_sequence;
     MDB_cursor *cursor;
     if ((rc = mdb_cursor_open(txn, schema->log, &cursor)) != 0) return rc;
-    MDB_val last_key, last_value;
-    rc = mdb_cursor_get(cursor, &last_key, &last_value, MDB_LAST);
-    uint64_t next = rc == 0 && last_key.mv_size == 8 ? cb_get_be64(last_key.mv_data) + 1 : 1;
+    MDB_val k, v;
+    rc = mdb_cursor_get(cursor, &k, &v, MDB_LAST);
     mdb_cursor_close(cursor);
-    if (rc != 0 && rc != MDB_NOTFOUND) return rc;
-    uint8_t key[8];
-    cb_put_be64(key, next);
-    k = val(key, 8);
-    v = val(NULL, cb_event_size(event));
-    if ((rc = mdb_put(txn, schema->log, &k, &v, MDB_APPEND | MDB_RESERVE)) != 0) return rc;
-    cb_event_encode(event, v.mv_data);
-    *position = next;
+    if (rc == MDB_NOTFOUND) return 0;
+    if (rc != 0) return rc;
+    if (k.mv_size != 8) return MDB_CORRUPTED;
+    appender->position = cb_get_be64(k.mv_data);
     return 0;
+}
+
+int cb_append_local(cb_appender *appender, cb_event *event, uint64_t *position) {
+    if (appender->origin_sequence == UINT64_MAX || appender->position == UINT64_MAX) return MDB_CORRUPTED;
+    memcpy(event->origin, appender->replica, 16);
+    event->sequence = appender->origin_sequence + 1;
+    uint8_t key[8];
+    cb_put_be64(key, appender->position + 1);
+    MDB_val k = val(key, 8), v = val(NULL, cb_event_size(event));
+    int rc = mdb_put(appender->fold.txn, appender->fold.schema->log, &k, &v, MDB_APPEND | MDB_RESERVE);
+    if (rc != 0) return rc;
+    cb_event_encode(event, v.mv_data);
+    *position = ++appender->position;
+    appender->origin_sequence++;
+    return 0;
+}
+
+int cb_appender_finish(cb_appender *appender) {
+    if (appender->origin_sequence != appender->start_sequence) {
+        int rc = put_counter(appender->fold.txn, appender->fold.schema, "origin-sequence", appender->origin_sequence);
+        if (rc != 0) return rc;
+    }
+    return cb_fold_finish(&appender->fold);
 }

@@ -31,6 +31,7 @@ static int flush(scratch_store *scratch) {
     for (size_t i = 0; i < scratch->count && rc == 0; i++) {
         rc = cb_project(&fold, &scratch->events[i], scratch->positions[i]);
     }
+    if (rc == 0) rc = cb_fold_finish(&fold);
     if (rc != 0) {
         mdb_txn_abort(txn);
         return rc;

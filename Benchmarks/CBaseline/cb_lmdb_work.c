@@ -31,17 +31,19 @@ static int create_range(void *argument) {
         MDB_txn *txn;
         int rc = mdb_txn_begin(job->store->env, NULL, 0, &txn);
         if (rc != 0) return job_failed(job, rc, "mdb_txn_begin(write)");
-        cb_fold fold = cb_fold_in(txn, &job->store->schema);
+        cb_appender appender;
+        rc = cb_appender_begin(&appender, txn, &job->store->schema, job->store->replica);
         for (size_t n = 0; rc == 0 && n < job->batch && index < cards->count; n++, index += job->stride) {
             cb_event event = {.kind = CB_KIND_CREATED, .created_at = job->created_ms,
                               .expires_at = job->created_ms + job->ttl_ms};
             event.vcard = cb_card(cards, index, &event.vcard_size);
             uint64_t position;
             if (cb_random_name(event.name) != 0) rc = MDB_PANIC;
-            if (rc == 0) rc = cb_append_local(txn, &job->store->schema, job->store->replica, &event, &position);
-            if (rc == 0) rc = cb_project(&fold, &event, position);
+            if (rc == 0) rc = cb_append_local(&appender, &event, &position);
+            if (rc == 0) rc = cb_project(&appender.fold, &event, position);
             if (rc == 0) memcpy(job->names_out + 16 * index, event.name, 16);
         }
+        if (rc == 0) rc = cb_appender_finish(&appender);
         if (rc != 0) {
             mdb_txn_abort(txn);
             return job_failed(job, rc, "creating a share");
@@ -180,29 +182,29 @@ int cb_lmdb_fetch(cb_lmdb *store, const uint8_t *names, size_t count, int thread
  * the log and eventIndex, its creation queued for redaction if its log
  * entry still holds the card. `shares` is not touched: with a creation, a
  * TTL end is implied by expiresAt. */
-static int expire_due(cb_lmdb *store, MDB_txn *txn, MDB_cursor *cursor, const MDB_val *k, const MDB_val *v) {
+static int expire_due(cb_appender *appender, MDB_cursor *cursor, const MDB_val *k, const MDB_val *v) {
     if (k->mv_size != 24 || v->mv_size != 16) return MDB_CORRUPTED;
-    const cb_schema *schema = &store->schema;
+    cb_fold *fold = &appender->fold;
     uint64_t creation = cb_get_be64(v->mv_data);
     cb_event event = {.kind = CB_KIND_EXPIRED, .at = (int64_t)cb_get_be64((uint8_t *)v->mv_data + 8),
                       .reason = CB_REASON_TTL};
     memcpy(event.name, (uint8_t *)k->mv_data + 8, 16);
-    cb_fold fold = cb_fold_in(txn, schema);
     uint64_t position;
     int holds;
-    int rc = cb_append_local(txn, schema, store->replica, &event, &position);
-    if (rc == 0) rc = cb_index_event(&fold, &event, position);
-    if (rc == 0) rc = cb_creation_holds_card(txn, schema->log, creation, event.name, &holds);
+    int rc = cb_append_local(appender, &event, &position);
+    if (rc == 0) rc = cb_index_event(fold, &event, position);
+    if (rc == 0) rc = cb_creation_holds_card(fold->txn, fold->log, creation, event.name, &holds);
     if (rc != 0) return rc;
     if ((rc = mdb_cursor_del(cursor, 0)) != 0) return rc;
     if (holds) {
         uint8_t key[8];
         cb_put_be64(key, creation);
         MDB_val queued = {.mv_size = 8, .mv_data = key}, empty = {.mv_size = 0, .mv_data = NULL};
-        if ((rc = mdb_put(txn, schema->pending_redactions, &queued, &empty, 0)) != 0) return rc;
+        if ((rc = mdb_put(fold->txn, fold->schema->pending_redactions, &queued, &empty, 0)) != 0) return rc;
     }
-    if ((rc = cb_adjust_counter(txn, schema, "live-count", -1)) != 0) return rc;
-    return cb_adjust_counter(txn, schema, "expired-count", 1);
+    fold->live_delta--;
+    fold->expired_delta++;
+    return 0;
 }
 
 /* One sweep batch: walks the expiry index from its start and expires up to
@@ -211,10 +213,12 @@ static int sweep_batch(cb_lmdb *store, int64_t now_ms, size_t batch, size_t *exp
     MDB_txn *txn;
     int rc = mdb_txn_begin(store->env, NULL, 0, &txn);
     if (rc != 0) return cb_lmdb_fail(store, rc, "mdb_txn_begin(sweep)");
+    cb_appender appender;
     MDB_cursor *cursor;
-    if ((rc = mdb_cursor_open(txn, store->schema.expiry, &cursor)) != 0) {
+    if ((rc = cb_appender_begin(&appender, txn, &store->schema, store->replica)) != 0 ||
+        (rc = mdb_cursor_open(txn, store->schema.expiry, &cursor)) != 0) {
         mdb_txn_abort(txn);
-        return cb_lmdb_fail(store, rc, "mdb_cursor_open(expiry)");
+        return cb_lmdb_fail(store, rc, "starting a sweep batch");
     }
     /* Keys hold expiresAt clamped at 0, so every due key is at most this. */
     uint64_t last_due = now_ms < 0 ? 0 : (uint64_t)now_ms;
@@ -228,11 +232,11 @@ static int sweep_batch(cb_lmdb *store, int64_t now_ms, size_t batch, size_t *exp
         }
         if (cb_get_be64(k.mv_data) > last_due) break;
         if (v.mv_size == 16 && (int64_t)cb_get_be64((uint8_t *)v.mv_data + 8) > now_ms) continue;
-        if ((rc = expire_due(store, txn, cursor, &k, &v)) != 0) break;
+        if ((rc = expire_due(&appender, cursor, &k, &v)) != 0) break;
         found++;
     }
     mdb_cursor_close(cursor);
-    if (rc == MDB_NOTFOUND) rc = 0;
+    if (rc == 0 || rc == MDB_NOTFOUND) rc = cb_appender_finish(&appender);
     if (rc != 0) {
         mdb_txn_abort(txn);
         return cb_lmdb_fail(store, rc, "expiring a share");
