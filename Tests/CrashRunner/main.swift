@@ -6,6 +6,9 @@
 //       one writer child (the parent starts these)
 //   sharelog-crash reader --store DIR --map BYTES --target N --batch N --time MS
 //       the reader child of CrossProcessGrowthTests (see GrowthReader)
+//   sharelog-crash upgrade [--kills N] [--seed S] [--shares N] [--json] …
+//       kills `sharelog upgrade` (built beside this executable) on copies of
+//       a large format-1 store and checks each copy (see UpgradeCrashRunner)
 //
 // Exit status: 0 every invariant held, 1 a violation, a hung writer, a run in
 // which nothing was acknowledged (it checked nothing) or another failure, 2 usage.
@@ -56,13 +59,31 @@ func runHarness<Workload: CrashWorkload>(_ workload: Workload, options: CrashRun
     }
 }
 
+func upgrade(_ arguments: ArraySlice<String>) throws -> Never {
+    let options: UpgradeCrashOptions
+    do { options = try UpgradeCrashOptions(arguments: Array(arguments)) } catch { fail(error.description, status: 2) }
+    let sharelog = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        .deletingLastPathComponent().appendingPathComponent("sharelog")
+    guard FileManager.default.isExecutableFile(atPath: sharelog.path) else {
+        fail("\(sharelog.path) is missing: build it with 'swift build --product sharelog'", status: 1)
+    }
+    let report = try UpgradeCrashRunner(options: options, sharelog: sharelog).run { report in
+        guard !options.json else { return }
+        FileHandle.standardOutput.write(Data(
+            "kill \(report.kills): \(report.before) before, \(report.during) during, \(report.after) after, \(report.exited) exited\n".utf8))
+    }
+    print(options.json ? report.json : report.text)
+    exit(report.passed ? 0 : 1)
+}
+
 let arguments = CommandLine.arguments.dropFirst()
 do {
     switch arguments.first {
     case "run": try run(arguments.dropFirst())
     case "writer": try writer(arguments.dropFirst())
     case "reader": exit(GrowthReader.main(Array(arguments.dropFirst())))
-    default: fail("usage: sharelog-crash run [options] | writer [options]\n\(CrashRunOptions.usage)", status: 2)
+    case "upgrade": try upgrade(arguments.dropFirst())
+    default: fail("usage: sharelog-crash run [options] | writer [options] | upgrade [options]\n\(CrashRunOptions.usage)\n\(UpgradeCrashOptions.usage)", status: 2)
     }
 } catch {
     fail("\(error)", status: 1)

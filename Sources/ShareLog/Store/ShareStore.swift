@@ -75,7 +75,15 @@ public final class ShareStore: Sendable {
             || FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("data.mdb"))
         else { throw ShareLogError.storeNotFound(path: path) }
         return try storage {
-            let environment = try Environment.open(at: path, databases: Schema.names, options: options.environment)
+            let environment: Environment
+            do {
+                environment = try Environment.open(at: path, databases: Schema.names, options: options.environment)
+            } catch let error as LMDBError where error == .notFound && options.environment.readOnly {
+                // A read-only open needs every database to exist, and a
+                // format-1 store has no `cursors`: say what it needs.
+                guard let found = try formatToUpgrade(at: path, options: options.environment) else { throw error }
+                throw ShareLogError.upgradeRequired(found: found)
+            }
             let schema = try Schema(environment)
             let created = try creatingIfMissing && environment.write { txn -> Bool in
                 guard try !txn.contains(MetaKey.replica, in: schema.meta) else { return false }
@@ -94,6 +102,18 @@ public final class ShareStore: Sendable {
             return try ShareStore(
                 path: path, environment: environment, schema: schema, options: options, wasCreated: created, upgrade: upgrade)
         }
+    }
+
+    /// The format of a store that a read-only open found without one of
+    /// this format's databases, when it is the format `StoreUpgrade`
+    /// upgrades; nil otherwise. Opens `meta` alone, and closes it again.
+    private static func formatToUpgrade(at path: String, options: Environment.Options) throws -> UInt32? {
+        let environment = try Environment.open(at: path, databases: ["meta"], options: options)
+        let meta = try environment.database("meta")
+        let version = try environment.read { txn in
+            try txn.withValue(forKey: MetaKey.schema, in: meta) { Key.integer($0, as: UInt32.self) }
+        }
+        return version == StoreUpgrade.fromVersion ? StoreUpgrade.fromVersion : nil
     }
 
     /// The format version `meta` records.
