@@ -1,7 +1,8 @@
 import Foundation
 
 /// The sweep chart: time per expired share against N, E fixed, one line per
-/// system, as gnuplot data and a script that draws `sweep.png`.
+/// system (Redis's: from due until removed by its active expiry), as
+/// gnuplot data and a script that draws `sweep.png`.
 public enum SweepChart {
     /// Writes `sweep.dat` and `sweep.gp` into `directory`; `gnuplot sweep.gp`
     /// run there draws `sweep.png`. Nothing is written without sweep points.
@@ -33,7 +34,8 @@ public enum SweepChart {
             set xrange [\(figures.first!.0 / 2):\(figures.last!.0 * 2)]
             plot 'sweep.dat' using 1:2 with linespoints lw 2 pt 7 title 'ShareLog', \\
                  '' using 1:3 with linespoints lw 2 pt 5 title 'C-LMDB (same schema, raw LMDB)', \\
-                 '' using 1:4 with linespoints lw 2 pt 9 title 'SQLite (chunked delete)'
+                 '' using 1:4 with linespoints lw 2 pt 9 title 'SQLite (chunked delete)', \\
+                 '' using 1:5 with linespoints lw 2 pt 11 title 'Redis (active expiry: from due until removed)'
 
             """
         let dataPath = (directory as NSString).appendingPathComponent("sweep.dat")
