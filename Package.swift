@@ -73,7 +73,7 @@ let package = Package(
             dependencies: ["ShareLog", "ShareClip", "SampleCards", "LMDB", "TestSupport", "FuzzTargets", "CrashHarness", "sharelog", "sharelog-crash"]
         ),
         // Benchmarks (Benchmarks/, BENCHMARKS.md): ShareLog side by side with
-        // raw LMDB in C and with SQLite. Not products: Scripts/bench builds them.
+        // raw LMDB in C, with SQLite and with Redis. Not products: Scripts/bench builds them.
         // SQLite from Debian's libsqlite3-dev, for the SQLite baseline only.
         .systemLibrary(
             name: "CSQLite",
@@ -81,8 +81,17 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        // The baselines in C: ShareLog's schema on raw LMDB, and SQLite.
-        .target(name: "CBaseline", dependencies: ["CLMDB", "CZlib", "CSQLite"], path: "Benchmarks/CBaseline"),
+        // The baselines in C: ShareLog's schema on raw LMDB, SQLite, and a
+        // redis-server that the benchmark starts, driven through hiredis.
+        // hiredis comes from Debian's libhiredis-dev (its header is in
+        // /usr/include) and is linked here, not through a system-library
+        // target: its pkg-config flags hold -D_FILE_OFFSET_BITS=64, which
+        // SwiftPM refuses with a warning, and a C target takes no link flag
+        // from a module map.
+        .target(
+            name: "CBaseline", dependencies: ["CLMDB", "CZlib", "CSQLite"], path: "Benchmarks/CBaseline",
+            linkerSettings: [.linkedLibrary("hiredis")]
+        ),
         // The clip's cold start in C: a process that opens a store and fetches one share.
         .executableTarget(name: "sharelog-cold-c", dependencies: ["CBaseline"], path: "Benchmarks/sharelog-cold-c"),
         // The workloads, measurements, report and chart.

@@ -48,6 +48,9 @@ public struct BenchConfiguration: Codable, Sendable {
     /// Bytes written and synced once per sweep round to measure the disk's
     /// sequential durable bandwidth, for the sweep's floor (`DiskFloor`).
     public var diskFloorBytes: Int
+    /// Seconds a sweep point waits, from the moment Redis's keys fall due,
+    /// for its active expiry to remove them all.
+    public var redisExpiryDeadline: Int
 
     /// Events in the replayed log: shares created, then a tenth of them swept.
     public var replayEvents: Int
@@ -61,7 +64,7 @@ public struct BenchConfiguration: Codable, Sendable {
         readStoreShares: 100_000, fetches: 300_000, missingFraction: 0.1, fetchThreads: [1, 2], coldStarts: 30,
         sweepDue: 10_000, sweepTotals: [10_000, 100_000, 1_000_000],
         sweepFixedTotal: 100_000, sweepGrowingDue: [1_000, 10_000, 100_000], sweepBatch: 1000, sweepRounds: 3,
-        diskFloorBytes: 256 << 20, replayEvents: 1_000_000, replayRounds: 3, replayChunk: 10_000)
+        diskFloorBytes: 256 << 20, redisExpiryDeadline: 20, replayEvents: 1_000_000, replayRounds: 3, replayChunk: 10_000)
 
     public static let quick = BenchConfiguration(
         mode: "quick", rounds: 3, slices: 10, cardPool: 1000,
@@ -69,7 +72,7 @@ public struct BenchConfiguration: Codable, Sendable {
         readStoreShares: 10_000, fetches: 100_000, missingFraction: 0.1, fetchThreads: [1, 2], coldStarts: 10,
         sweepDue: 1000, sweepTotals: [1000, 10_000, 40_000],
         sweepFixedTotal: 10_000, sweepGrowingDue: [100, 1000, 10_000], sweepBatch: 1000, sweepRounds: 2,
-        diskFloorBytes: 32 << 20, replayEvents: 40_000, replayRounds: 2, replayChunk: 10_000)
+        diskFloorBytes: 32 << 20, redisExpiryDeadline: 5, replayEvents: 40_000, replayRounds: 2, replayChunk: 10_000)
 
     public static let smoke = BenchConfiguration(
         mode: "smoke", rounds: 1, slices: 2, cardPool: 20,
@@ -77,5 +80,5 @@ public struct BenchConfiguration: Codable, Sendable {
         readStoreShares: 50, fetches: 100, missingFraction: 0.1, fetchThreads: [1, 2], coldStarts: 1,
         sweepDue: 20, sweepTotals: [20, 60],
         sweepFixedTotal: 60, sweepGrowingDue: [10, 20], sweepBatch: 8, sweepRounds: 1,
-        diskFloorBytes: 1 << 20, replayEvents: 100, replayRounds: 1, replayChunk: 16)
+        diskFloorBytes: 1 << 20, redisExpiryDeadline: 10, replayEvents: 100, replayRounds: 1, replayChunk: 16)
 }

@@ -78,30 +78,52 @@ public final class BenchContext: Sendable {
         try? FileManager.default.removeItem(atPath: path)
     }
 
-    /// Makes a store of `system` at `path` holding `parts` (created at
-    /// `BenchTime.start` in batches of 1,000 without syncing), optionally
-    /// swept at `sweepAt`; then closes it, fsyncs its files, and reopens it
-    /// durable, so that no write-back of the fill lands in a measurement.
+    /// Makes a store of an embedded `system` at `path` holding `parts`
+    /// (created at `BenchTime.start` in batches of 1,000 without syncing),
+    /// optionally swept at `sweepAt`; then closes it, fsyncs its files, and
+    /// reopens it durable, so that no write-back of the fill lands in a
+    /// measurement.
     ///
+    /// - Precondition: `system` is one of `BenchSystem.embedded`.
     /// - Returns: the durable store and the record names, in card order.
-    func filledStore(
+    func filledLoggedStore(
         _ system: BenchSystem, at path: String, deck: CardDeck, parts: [FillPart], sweepAt: Int64? = nil
-    ) async throws -> (store: any BenchStore, names: [UInt8]) {
+    ) async throws -> (store: any LoggedBenchStore, names: [UInt8]) {
         remove(path)
-        let filling = try openStore(system, at: path, durable: false)
-        var names: [UInt8] = []
-        var first = 0
-        for part in parts where part.count > 0 {
-            names += try await filling.create(
-                deck, first: first, count: part.count, batch: 1000, creators: 1, createdAt: BenchTime.start, ttl: part.ttl
-            ).value
-            first += part.count
-        }
+        let filling = try openLoggedStore(system, at: path, durable: false)
+        let names = try await fill(filling, deck: deck, parts: parts)
         if let sweepAt { _ = try filling.sweep(at: sweepAt, batch: 1000) }
         filling.close()
         let rc = cb_fsync_directory(path)
         if rc != 0 { throw BenchError.baseline(system, "fsync of \(path) failed: \(String(cString: strerror(rc)))") }
-        return (try openStore(system, at: path, durable: true), names)
+        return (try openLoggedStore(system, at: path, durable: true), names)
+    }
+
+    /// Starts a Redis server with its data at `path` and fills it as
+    /// `filledLoggedStore` fills a store (with `appendfsync no`); then
+    /// fsyncs its AOF and sets `appendfsync always`. Redis keys expire by
+    /// Redis's own clock: `parts` must not fall due during the run.
+    ///
+    /// - Returns: the durable server and the record names, in card order.
+    func filledRedis(at path: String, deck: CardDeck, parts: [FillPart]) async throws -> (store: RedisBenchStore, names: [UInt8]) {
+        remove(path)
+        let redis = try RedisBenchStore(path: path, durable: false)
+        let names = try await fill(redis, deck: deck, parts: parts)
+        try redis.makeDurable()
+        return (redis, names)
+    }
+
+    /// Creates `parts` in `store`, from card 0 on, in batches of 1,000.
+    private func fill(_ store: any BenchStore, deck: CardDeck, parts: [FillPart]) async throws -> [UInt8] {
+        var names: [UInt8] = []
+        var first = 0
+        for part in parts where part.count > 0 {
+            names += try await store.create(
+                deck, first: first, count: part.count, batch: 1000, creators: 1, createdAt: BenchTime.start, ttl: part.ttl
+            ).value
+            first += part.count
+        }
+        return names
     }
 }
 

@@ -1,5 +1,7 @@
+import CBaseline
+
 /// One system's store, driven the same way for every system, so a workload
-/// is written once for all three. Each call measures only its own work and
+/// is written once for all of them. Each call measures only its own work and
 /// returns the time with the result.
 ///
 /// Record names cross this interface as 16 raw bytes each, laid end to end
@@ -11,7 +13,7 @@ protocol BenchStore: AnyObject {
     /// Creates one share per card of `deck` in `first ..< first + count`,
     /// created at `createdAt` ms and expiring `ttl` ms later: `batch` shares
     /// per commit, from `creators` concurrent creators (tasks for ShareLog,
-    /// threads with their own transactions for the baselines).
+    /// threads with their own transactions or connections for the others).
     ///
     /// - Returns: the record names, in card order.
     func create(
@@ -21,6 +23,27 @@ protocol BenchStore: AnyObject {
     /// Fetches every name in `names` at `now` ms, split over `threads` threads.
     func fetch(_ names: [UInt8], threads: Int, at now: Int64) throws -> Timed<FetchTally>
 
+    /// Durable commits since the store was made, where the system can tell
+    /// (LMDB's last transaction id); nil for SQLite and Redis.
+    func commitCount() -> Int?
+
+    /// Bytes the system has handed to write calls for its store so far; a
+    /// difference of two readings is what some work wrote.
+    func bytesWritten() throws -> Int
+
+    /// Closes the store; the object is unusable afterwards.
+    func close()
+}
+
+extension BenchStore {
+    /// The embedded stores write from this process: `wchar` of
+    /// `/proc/self/io` (`cb_write_bytes`).
+    func bytesWritten() throws -> Int { Int(cb_write_bytes()) }
+}
+
+/// An embedded store with a log of events (`BenchSystem.embedded`): its
+/// expiry is an explicit sweep, and its log can be replayed.
+protocol LoggedBenchStore: BenchStore {
     /// Expires every share due at `now` ms, `batch` per durable transaction.
     ///
     /// - Returns: how many expired.
@@ -31,13 +54,6 @@ protocol BenchStore: AnyObject {
     /// chunk: ShareLog's `verify` folds in memory and ignores `scratch`; the
     /// baselines fold into a scratch store there.
     func replay(chunk: Int, scratch: String, progress: @escaping (Int) -> Void) throws -> Timed<ReplayOutcome>
-
-    /// Durable commits since the store was made, where the system can tell
-    /// (LMDB's last transaction id); nil for SQLite.
-    func commitCount() -> Int?
-
-    /// Closes the store; the object is unusable afterwards.
-    func close()
 }
 
 /// A result and the wall time its work took.
@@ -69,14 +85,23 @@ struct ReplayOutcome: Equatable, Sendable {
     var consistent = true
 }
 
-/// Opens `system`'s store in `path`, creating it if needed.
+/// Opens `system`'s store in `path`, creating it if needed; for Redis,
+/// starts a server with its data there.
 ///
 /// - Parameter durable: every commit synced (ShareLog's `.full`, LMDB
-///   without `MDB_NOSYNC`, SQLite `synchronous=FULL`); false only to fill
-///   stores before a measurement.
+///   without `MDB_NOSYNC`, SQLite `synchronous=FULL`, Redis `appendfsync
+///   always`); false only to fill stores before a measurement.
 func openStore(_ system: BenchSystem, at path: String, durable: Bool) throws -> any BenchStore {
+    system == .redis ? try RedisBenchStore(path: path, durable: durable) : try openLoggedStore(system, at: path, durable: durable)
+}
+
+/// Opens an embedded system's store, as `openStore`.
+///
+/// - Precondition: `system` is one of `BenchSystem.embedded`.
+func openLoggedStore(_ system: BenchSystem, at path: String, durable: Bool) throws -> any LoggedBenchStore {
     switch system {
     case .shareLog: try ShareLogBenchStore(path: path, durable: durable)
     case .cLMDB, .sqlite: try CBaselineStore(system, path: path, durable: durable)
+    case .redis: preconditionFailure("Redis keeps no log: it is not an embedded store")
     }
 }

@@ -2,13 +2,13 @@ import CBaseline
 
 /// A store of one of the C baselines (CBaseline): ShareLog's schema on raw
 /// LMDB, or SQLite. The C functions time their own work.
-final class CBaselineStore: BenchStore {
+final class CBaselineStore: LoggedBenchStore {
     let system: BenchSystem
     private var handle: OpaquePointer?
 
     /// - Precondition: `system` is `.cLMDB` or `.sqlite`.
     init(_ system: BenchSystem, path: String, durable: Bool) throws {
-        precondition(system != .shareLog, "ShareLog is not a C baseline")
+        precondition(system == .cLMDB || system == .sqlite, "\(system.rawValue) is not an embedded C baseline")
         self.system = system
         var error = [CChar](repeating: 0, count: 512)
         handle = system == .cLMDB

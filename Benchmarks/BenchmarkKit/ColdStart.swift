@@ -28,6 +28,8 @@ public enum ColdStart {
 
     /// The command line of `system`'s cold start on the store at `store`;
     /// ShareLog's runs `bench` (a `sharelog-bench`).
+    ///
+    /// - Precondition: `system` is one of `BenchSystem.embedded`.
     static func command(
         _ system: BenchSystem, store: String, id: String, now: Int64, bench: String, _ executables: Executables
     ) -> [String] {
@@ -35,6 +37,7 @@ public enum ColdStart {
         case .shareLog: [bench, "coldstart", "--store", store, "--id", id, "--now", String(now)]
         case .cLMDB: [executables.coldC, "lmdb", store, id, String(now)]
         case .sqlite: [executables.coldC, "sqlite", store, id, String(now)]
+        case .redis: preconditionFailure("Redis is a server: a process does not open its store")
         }
     }
 

@@ -1,14 +1,14 @@
-import CBaseline
-
 /// Workload 1: durable creates of 9:1 mixed cards, three ways: one share per
 /// commit; concurrent creators (8 tasks for ShareLog, where group commit may
-/// batch them; 8 threads with their own transactions for the baselines);
-/// and batches of 1,000 per commit. Each round creates into fresh stores,
+/// batch them; 8 threads with their own transactions or connections for the
+/// others); and batches of 1,000 per commit. For Redis a commit is a `SET`
+/// acknowledged after its AOF write is fsynced (`appendfsync always`), and a
+/// batch is 1,000 pipelined `SET`s. Each round creates into fresh stores,
 /// the systems taking turns slice by slice.
 ///
 /// Besides creates per second: shares per durable commit for the
 /// concurrent creators (from LMDB's transaction ids), and bytes handed to
-/// write calls per share for the batches.
+/// write calls per share for the batches (Redis: its AOF's growth).
 public struct CreateWorkload: Workload {
     public let name = "create"
 
@@ -95,11 +95,11 @@ public struct CreateWorkload: Workload {
             for system in BenchSystem.order(forRound: round + index) {
                 let store = stores[system]!
                 let commitsBefore = store.commitCount()
-                let writtenBefore = cb_write_bytes()
+                let writtenBefore = try store.bytesWritten()
                 let created = try await store.create(
                     deck, first: first, count: count, batch: variant.batch, creators: variant.creators,
                     createdAt: BenchTime.start, ttl: 7 * BenchTime.day)
-                let written = Int(cb_write_bytes() - writtenBefore)
+                let written = try store.bytesWritten() - writtenBefore
                 guard created.value.count == 16 * count else {
                     throw BenchError.mismatch("\(system.rawValue) created \(created.value.count / 16) of \(count) shares")
                 }

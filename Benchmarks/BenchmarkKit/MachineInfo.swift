@@ -11,6 +11,9 @@ public struct MachineInfo: Codable, Sendable {
     public let swift: String
     public let lmdb: String
     public let sqlite: String
+    /// redis-server's and hiredis's versions; nil when redis-server is not
+    /// installed.
+    public let redis: String?
     /// The 1-minute load average when the run began: other users of the machine.
     public let loadAverageAtStart: Double
 
@@ -29,6 +32,7 @@ public struct MachineInfo: Codable, Sendable {
             swift: swift,
             lmdb: String(cString: cb_lmdb_version()),
             sqlite: String(cString: cb_sqlite_version()),
+            redis: RedisServer.versions(),
             loadAverageAtStart: loadAverage())
     }
 

@@ -3,11 +3,15 @@ import Foundation
 /// Workloads 2 and 5, on one store per system of `readStoreShares` shares
 /// (9:1 mixed cards):
 /// - fetch by id: random existing ids plus a tenth that exist nowhere, the
-///   same ids for every system, from 1 and from 2 threads; every system must
-///   find the same shares and bytes;
-/// - the clip's cold start: fresh processes, each opening the store,
-///   fetching one share and exiting, with the stores closed in this process;
-///   and, for scale, processes that only start and exit.
+///   same ids for every system, from 1 and from 2 threads (Redis: clients,
+///   each on its own connection); every system must find the same shares
+///   and bytes;
+/// - Redis's memory per share: its `used_memory` growth over the fill,
+///   divided by the shares;
+/// - the clip's cold start, for the embedded stores: fresh processes, each
+///   opening the store, fetching one share and exiting, with the stores
+///   closed in this process; and, for scale, processes that only start and
+///   exit.
 public struct ReadWorkload: Workload {
     public let name = "read"
 
@@ -22,14 +26,22 @@ public struct ReadWorkload: Workload {
             for store in stores.values { store.close() }
             for system in BenchSystem.allCases { context.remove(context.storePath("read", system)) }
         }
-        for system in BenchSystem.allCases {
+        let parts = [FillPart.live(configuration.readStoreShares)]
+        for system in BenchSystem.embedded {
             context.progress("read: filling \(Formatting.grouped(configuration.readStoreShares)) shares, \(system.rawValue)")
-            let filled = try await context.filledStore(
-                system, at: context.storePath("read", system), deck: deck, parts: [.live(configuration.readStoreShares)])
+            let filled = try await context.filledLoggedStore(system, at: context.storePath("read", system), deck: deck, parts: parts)
             stores[system] = filled.store
             names[system] = filled.names
         }
+        context.progress("read: filling \(Formatting.grouped(configuration.readStoreShares)) shares, Redis")
+        let redis = try await context.filledRedis(at: context.storePath("read", .redis), deck: deck, parts: parts)
+        stores[.redis] = redis.store
+        names[.redis] = redis.names
+        let memory = try redis.store.memoryGrowth()
         try fetch(stores, names, context, &measurements)
+        measurements.record(
+            "memory.perShare", title: "memory per share, 9:1 mix (Redis used_memory)", unit: "KiB", higherIsBetter: false,
+            comparable: false, system: .redis, value: Double(memory) / 1024 / Double(configuration.readStoreShares))
         for store in stores.values { store.close() }
         stores = [:]
         try coldStart(names, context, &measurements)
@@ -92,14 +104,14 @@ public struct ReadWorkload: Workload {
         let ids = names.mapValues { ShareLogBenchStore.recordNames(from: Array($0[16..<32]))[0].description }
         for linking in linkings {
             var commands: [BenchSystem: [String]] = [:]
-            for system in BenchSystem.allCases {
+            for system in BenchSystem.embedded {
                 commands[system] = ColdStart.command(
                     system, store: context.storePath("read", system), id: ids[system]!, now: now, bench: linking.bench, executables)
                 try ColdStart.check(commands[system]!, prints: "live")
             }
             context.progress("\(linking.title): \(configuration.coldStarts) processes per system")
             for run in 0..<configuration.coldStarts {
-                for system in BenchSystem.order(forRound: run) {
+                for system in BenchSystem.order(forRound: run, among: BenchSystem.embedded) {
                     measurements.record(
                         linking.id, title: linking.title, unit: "ms", higherIsBetter: false,
                         system: system, value: try ColdStart.time(commands[system]!) * 1000)

@@ -1,11 +1,12 @@
 import CBaseline
 
-/// Workload 4: log replay. Each system's store holds `replayEvents` events
-/// of 1 KB cards: nine tenths creations, one tenth expirations (a sweep).
-/// The replay rebuilds every projection from the log and compares it with
-/// the stored one: ShareLog's `verify` folds in memory, the baselines fold
-/// into a scratch store. Figures: events per second, and RssAnon
-/// growth during the replay, at half the events and at its peak.
+/// Workload 4: log replay, for the embedded stores (Redis keeps no
+/// history to replay). Each system's store holds `replayEvents` events of
+/// 1 KB cards: nine tenths creations, one tenth expirations (a sweep). The
+/// replay rebuilds every projection from the log and compares it with the
+/// stored one: ShareLog's `verify` folds in memory, the baselines fold into
+/// a scratch store. Figures: events per second, and RssAnon growth during
+/// the replay, at half the events and at its peak.
 public struct ReplayWorkload: Workload {
     public let name = "replay"
 
@@ -16,21 +17,21 @@ public struct ReplayWorkload: Workload {
         let deck = CardDeck(mixed: false, pool: configuration.cardPool)
         let expirations = configuration.replayEvents / 10
         let creations = configuration.replayEvents - expirations
-        var stores: [BenchSystem: any BenchStore] = [:]
+        var stores: [BenchSystem: any LoggedBenchStore] = [:]
         defer {
             for store in stores.values { store.close() }
-            for system in BenchSystem.allCases { context.remove(context.storePath("replay", system)) }
+            for system in BenchSystem.embedded { context.remove(context.storePath("replay", system)) }
         }
-        for system in BenchSystem.allCases {
+        for system in BenchSystem.embedded {
             context.progress("replay: filling \(Formatting.grouped(configuration.replayEvents)) events, \(system.rawValue)")
-            stores[system] = try await context.filledStore(
+            stores[system] = try await context.filledLoggedStore(
                 system, at: context.storePath("replay", system), deck: deck,
                 parts: [.due(expirations), .live(creations - expirations)], sweepAt: BenchTime.start + 2 * BenchTime.day
             ).store
         }
         for round in 0..<configuration.replayRounds {
             var compared: [BenchSystem: Int] = [:]
-            for system in BenchSystem.order(forRound: round) {
+            for system in BenchSystem.order(forRound: round, among: BenchSystem.embedded) {
                 context.progress("replay: round \(round + 1), \(system.rawValue)")
                 let trace = TraceRecorder(system: system)
                 let replayed = try stores[system]!.replay(chunk: configuration.replayChunk, scratch: context.scratchPath()) {

@@ -2,17 +2,18 @@
 /// median, and ShareLog's speed ratio to each baseline (above 1: ShareLog is
 /// faster; for times, the baseline's time over ShareLog's). Then the targets.
 public enum ReportTable {
+    /// The baselines, in column order, with their ratio columns' headers.
+    private static let baselines: [(system: BenchSystem, ratio: String)] = [
+        (.cLMDB, "ShareLog/C"), (.sqlite, "ShareLog/SQLite"), (.redis, "ShareLog/Redis"),
+    ]
+
     public static func render(_ report: BenchReport) -> String {
-        var rows: [[String]] = [["workload", "unit", "ShareLog", "C-LMDB", "SQLite", "ShareLog/C", "ShareLog/SQLite"]]
+        var rows = [["workload", "unit"] + BenchSystem.allCases.map(\.rawValue) + baselines.map(\.ratio)]
         for figure in report.measurements.figures {
-            rows.append([
-                figure.title, figure.unit,
-                figure.median(.shareLog).map(Formatting.value) ?? "—",
-                figure.median(.cLMDB).map(Formatting.value) ?? "—",
-                figure.median(.sqlite).map(Formatting.value) ?? "—",
-                Formatting.ratio(figure.speedRatio(versus: .cLMDB)),
-                Formatting.ratio(figure.speedRatio(versus: .sqlite)),
-            ])
+            rows.append(
+                [figure.title, figure.unit]
+                    + BenchSystem.allCases.map { figure.median($0).map(Formatting.value) ?? "—" }
+                    + baselines.map { Formatting.ratio(figure.speedRatio(versus: $0.system)) })
         }
         let widths = (0..<rows[0].count).map { column in rows.map { $0[column].count }.max()! }
         var lines = rows.map { row in
@@ -26,6 +27,8 @@ public enum ReportTable {
         let configuration = report.configuration
         lines.append("Medians of \(configuration.rounds) rounds (sweep \(configuration.sweepRounds), replay \(configuration.replayRounds), "
             + "cold start \(configuration.coldStarts) processes); ratios are speed ratios: above 1x ShareLog is faster.")
+        lines.append("Redis's sweep rows: from the moment its keys fall due until its active expiry has removed them, "
+            + "per key removed within \(configuration.redisExpiryDeadline) s (BENCHMARKS.md).")
         lines.append("")
         lines.append("Targets (issue 4):")
         for target in report.targets {

@@ -7,7 +7,7 @@ import Synchronization
 /// ShareLog, through its public API only: `create(vCard:ttl:)` (sync, or
 /// async from tasks for group commit), `create(vCards:ttl:)`, `fetch`,
 /// `sweep` and `verify`.
-final class ShareLogBenchStore: BenchStore {
+final class ShareLogBenchStore: LoggedBenchStore {
     let system = BenchSystem.shareLog
     private var store: ShareStore?
     /// The store's own LMDB environment (the module hands out one instance

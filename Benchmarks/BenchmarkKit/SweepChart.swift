@@ -1,7 +1,11 @@
 import Foundation
 
 /// The sweep chart: time per expired share against N, E fixed, one line per
-/// system, as gnuplot data and a script that draws `sweep.png`.
+/// embedded store, as gnuplot data and a script that draws `sweep.png`.
+/// The data has a column for Redis too, which the chart leaves out: its
+/// figure is how late its active expiry removes keys, up to 10,000 times
+/// the others' when few keys are due, and on one axis with them it would
+/// flatten their lines.
 public enum SweepChart {
     /// Writes `sweep.dat` and `sweep.gp` into `directory`; `gnuplot sweep.gp`
     /// run there draws `sweep.png`. Nothing is written without sweep points.

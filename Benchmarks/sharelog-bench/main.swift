@@ -1,4 +1,4 @@
-// sharelog-bench: ShareLog side by side with raw LMDB in C and with SQLite.
+// sharelog-bench: ShareLog side by side with raw LMDB in C, SQLite and Redis.
 // It parses arguments, calls BenchmarkKit and prints; see BENCHMARKS.md.
 //
 // The coldstart and noop commands are the processes the cold-start

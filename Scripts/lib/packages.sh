@@ -28,28 +28,34 @@ require_packages() {
     fi
 }
 
-# What building and testing ShareLog needs. SQLite is the benchmark's
-# baseline only, but its target builds with the package (and its smoke test).
+# What building and testing ShareLog needs. SQLite and hiredis are the
+# benchmark's only (its SQLite and Redis baselines), but their target builds
+# with the package (and its smoke test).
 require_build_packages() {
     require_packages \
         "command -v pkg-config" pkg-config \
         "pkg-config --exists lmdb" liblmdb-dev \
         "pkg-config --exists zlib" zlib1g-dev \
-        "pkg-config --exists sqlite3" libsqlite3-dev
+        "pkg-config --exists sqlite3" libsqlite3-dev \
+        "pkg-config --exists hiredis" libhiredis-dev
 }
 
-# What Scripts/bench needs on top: gnuplot (without X) draws the sweep chart.
+# What Scripts/bench needs on top: gnuplot (without X) draws the sweep chart;
+# the Redis baseline starts its own redis-server.
 require_bench_packages() {
     require_packages \
-        "command -v gnuplot" gnuplot-nox
+        "command -v gnuplot" gnuplot-nox \
+        "command -v redis-server" redis-server
 }
 
 # What the tests need besides: the independent readers of a store
 # (ReliabilityTests) use lmdb-utils and Debian's python3 with python3-lmdb;
-# faketime runs the tests again with the clock a year ahead.
+# faketime runs the tests again with the clock a year ahead; the benchmark's
+# smoke test (BenchmarkTests) starts redis-server.
 require_test_packages() {
     require_packages \
         "command -v mdb_stat && command -v mdb_dump" lmdb-utils \
         "/usr/bin/python3 -c 'import lmdb'" python3-lmdb \
-        "command -v faketime" faketime
+        "command -v faketime" faketime \
+        "command -v redis-server" redis-server
 }

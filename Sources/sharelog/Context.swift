@@ -37,10 +37,11 @@ struct Context {
         return options
     }
 
-    /// Opens the existing store; says on standard error when opening it
-    /// upgraded its format, since that rewrote every derived database.
-    func openStore() throws -> ShareStore {
-        let store = try ShareStore.open(at: storePath, options: storeOptions)
+    /// Opens the store (creating it only with `creatingIfMissing`); says on
+    /// standard error when opening it upgraded its format, since that
+    /// rewrote every derived database.
+    func openStore(creatingIfMissing: Bool = false) throws -> ShareStore {
+        let store = try ShareStore.open(at: storePath, creatingIfMissing: creatingIfMissing, options: storeOptions)
         if let upgrade = store.upgrade {
             FileHandle.standardError.write(Data(
                 "sharelog: upgraded the store from format \(upgrade.fromVersion) to \(upgrade.toVersion) (\(upgrade.eventsReplayed) log entries replayed)\n".utf8))

@@ -12,6 +12,9 @@
  * - cb_sqlite_*: SQLite as a user would write the same store: WAL,
  *   synchronous=FULL, a shares table keyed by record name with an index on
  *   expires_at, an events table, prepared statements.
+ * - cb_redis_*: a redis-server this process starts, as a team would keep
+ *   short-lived shares in it: SET key card PX ttl, GET, and Redis's own
+ *   active expiry, through hiredis. There is no log of events.
  *
  * Every function that does measured work reports its own elapsed wall time
  * (CLOCK_MONOTONIC) in *elapsed_ns, around the work only. Functions return
@@ -158,6 +161,76 @@ int cb_sqlite_cold_fetch(const char *directory, const uint8_t name[16], int64_t 
 
 /* SQLite's version string. */
 const char *cb_sqlite_version(void);
+
+/* ---- Redis, a server started by the benchmark ----------------------------- */
+
+typedef struct cb_redis cb_redis;
+
+/* Starts `server` (the path of redis-server) with its data (the AOF) in
+ * `directory`, created if needed, listening only on a Unix socket in a new
+ * temporary folder under /tmp (--port 0), with appendonly yes, no RDB
+ * snapshots and no automatic AOF rewrite. durable != 0: appendfsync always
+ * (a reply only after its write is fsynced); 0: appendfsync no, for filling.
+ * Waits until the server answers PING, for at most `deadline_ns`.
+ *
+ * The server runs under a small /bin/sh in its own process group that holds
+ * the read end of a pipe whose write end only this process has: when this
+ * process closes it (cb_redis_stop) or dies, however it dies, the shell
+ * stops the server with SIGTERM and removes the socket's folder. Its output
+ * goes to `directory`/redis.log. Returns NULL on failure with the reason in
+ * error[error_size]. */
+cb_redis *cb_redis_start(const char *server, const char *directory, int durable, uint64_t deadline_ns,
+                         char *error, size_t error_size);
+/* Stops the server and waits for it (at most 60 s, then SIGKILL to its
+ * process group); NULL is allowed. */
+void cb_redis_stop(cb_redis *store);
+/* The reason for the last failure of a call on `store`. */
+const char *cb_redis_error(const cb_redis *store);
+
+/* fsyncs the AOF's files, then sets appendfsync always: what a filled store
+ * does before a durable measurement. */
+int cb_redis_make_durable(cb_redis *store);
+
+/* As cb_lmdb_create, one share per key: SET name card PX ttl_ms, the key the
+ * 16 raw bytes of a new random record name. batch == 1: one command at a
+ * time, each waiting for its reply; batch > 1: `batch` commands pipelined,
+ * then their replies. `threads` threads share the cards round-robin, each
+ * on its own connection. Redis stamps its own clock: no creation time. */
+int cb_redis_create(cb_redis *store, const cb_cards *cards, size_t batch, int threads, int64_t ttl_ms,
+                    uint8_t *names_out, uint64_t *elapsed_ns);
+
+/* GET of each of `count` names, `threads` threads each on its own
+ * connection (opened before the clock starts). The reply holds the card,
+ * copied out of the server: a live share. A nil reply is a missing share;
+ * Redis never answers "expired", its expired keys are gone. */
+int cb_redis_fetch(cb_redis *store, const uint8_t *names, size_t count, int threads,
+                   cb_fetch_tally *tally, uint64_t *elapsed_ns);
+
+/* The expiry measurement. Writes one key per card (new random names) with
+ * SET name card PX ttl in pipelined batches of `batch`, each batch's ttl
+ * computed as it is sent so that every key falls due at one moment,
+ * `delay_ms` after the first batch is sent (CLOCK_REALTIME, Redis's clock);
+ * then cb_redis_make_durable. Fails if that is not over before the moment.
+ * From the moment on, polls DBSIZE every millisecond until the new keys are
+ * gone or `deadline_ns` has passed; the keys the store held before must all
+ * remain. *removed: new keys gone; *elapsed_ns: from the moment to the poll
+ * that saw the last of them gone, or to the deadline; *written: bytes the
+ * AOF grew by meanwhile. */
+int cb_redis_expire(cb_redis *store, const cb_cards *cards, size_t batch, int64_t delay_ms, uint64_t deadline_ns,
+                    uint64_t *removed, uint64_t *elapsed_ns, uint64_t *written);
+
+/* The memory the server's data takes, in bytes: used_memory of INFO
+ * memory less mem_clients_normal, the connections' buffers (a pipelined
+ * fill leaves its commands' bytes in a query buffer for a while); -1 on
+ * failure. */
+int64_t cb_redis_memory(cb_redis *store);
+
+/* The sizes of the AOF's files added up, in bytes; -1 on failure. Redis only
+ * appends to them (no rewrite runs), so growth is bytes written. */
+int64_t cb_redis_aof_bytes(cb_redis *store);
+
+/* The version of the hiredis library this process uses, e.g. "0.14.1". */
+const char *cb_hiredis_version(void);
 
 /* ---- process helpers ------------------------------------------------------ */
 

@@ -31,7 +31,7 @@ struct DemoCommand: Command {
         let count = try arguments.integer("shares", in: 1...1_000_000) ?? 1000
         let photoEvery = try arguments.integer("photo-every", in: 1...1_000_000) ?? 10
         try arguments.finish()
-        let store = try ShareStore.open(at: context.storePath, creatingIfMissing: true, options: context.storeOptions)
+        let store = try context.openStore(creatingIfMissing: true)
         let created = store.wasCreated
         guard created else {
             throw CLIError.invalidInput("demo needs a new store, but \(context.storePath) exists; pass another --store")
