@@ -38,7 +38,7 @@ struct LocalLog {
         counter += 1
         position += 1
         let event = Event(id: EventID(origin: replica, counter: counter), kind: kind)
-        try txn.put(EventCodec.encode(event), forKey: Key.sequence(position), in: schema.log, flags: .append)
+        try txn.put(EventCodec.encode(event), forKey: PackedKey(position: position), in: schema.log, flags: .append)
         return (event, position)
     }
 

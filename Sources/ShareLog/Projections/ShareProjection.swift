@@ -70,7 +70,7 @@ struct ShareProjection {
     ///   skips duplicates), so only a local counter behind the log gets here.
     private func index(_ id: EventID, at position: UInt64, in txn: borrowing WriteTransaction) throws {
         do {
-            try txn.put(Key.sequence(position), forKey: Key.event(id), in: schema.eventIndex, flags: .noOverwrite)
+            try txn.put(PackedKey(position: position), forKey: PackedKey(event: id), in: schema.eventIndex, flags: .noOverwrite)
         } catch LMDBError.keyExists {
             throw ShareLogError.corruptMeta("origin-sequence")
         }
@@ -146,7 +146,7 @@ struct ShareProjection {
     }
 
     private func queueRedaction(at position: UInt64, in txn: borrowing WriteTransaction) throws {
-        try txn.put([UInt8](), forKey: Key.sequence(position), in: schema.pendingRedactions)
+        try txn.put([UInt8](), forKey: PackedKey(position: position), in: schema.pendingRedactions)
     }
 
     /// Whether the `shareCreated` of `name` logged at `position` still
@@ -164,7 +164,7 @@ struct ShareProjection {
     /// Whether the entry at `position` is a `shareCreated` of `name` that
     /// still holds its card; nil when it is not a creation of `name`.
     private func creationHoldsCard(at position: UInt64, of name: RecordName, in txn: borrowing WriteTransaction) throws -> Bool? {
-        try txn.withValue(forKey: Key.sequence(position), in: schema.log) { EventCodec.creationHoldsCard($0, of: name) } ?? nil
+        try txn.withValue(forKey: PackedKey(position: position), in: schema.log) { EventCodec.creationHoldsCard($0, of: name) } ?? nil
     }
 
     /// The end share `name`, in `state`, has reached at `now`, or nil when
