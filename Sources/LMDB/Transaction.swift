@@ -22,6 +22,21 @@ public struct Transaction<Access: TransactionAccess>: ~Copyable {
     /// when the closure catches the error. Nil for reads.
     let failureRecord: UnsafeMutablePointer<Int32>?
 
+    init(pointer: OpaquePointer, environmentID: Int, maxKeySize: Int, failureRecord: UnsafeMutablePointer<Int32>?) {
+        self.pointer = pointer
+        self.environmentID = environmentID
+        self.maxKeySize = maxKeySize
+        self.failureRecord = failureRecord
+    }
+
+    /// The transaction of a read `EnvironmentHandle.startRead` started.
+    @usableFromInline
+    init(_ lease: ReadLease) where Access == ReadOnly {
+        self.init(
+            pointer: lease.transaction, environmentID: lease.environmentID, maxKeySize: lease.maxKeySize,
+            failureRecord: nil)
+    }
+
     /// Reads the value for `key` without copying it.
     ///
     /// - Returns: `body`'s result, or nil when the key is absent.
