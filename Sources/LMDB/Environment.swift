@@ -174,6 +174,10 @@ extension Environment {
     /// Writes queued and not yet taken by the writer; for tests.
     var writerQueueLength: Int { writer.queueLength }
 
+    /// Groups the writer held open for more writes (`Options.commitDelay`);
+    /// for tests.
+    var writerDelays: Int { writer.delays }
+
     /// Creates `path` and any missing parent, each readable by this user
     /// only (0700), like `mkdir -p`.
     ///
