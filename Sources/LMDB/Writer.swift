@@ -99,16 +99,17 @@ final class Writer: @unchecked Sendable {
         var delay = CommitDelay(environment.options.commitDelay)
         while true {
             wakeUp.wait()
-            if let writes = queue.withLock({ queue in Writer.writesToWaitFor(queue, delay) }) {
-                waitForGroup(of: writes, upTo: delay.nanoseconds)
+            // Deciding and taking under one lock: a write that arrives just
+            // after a look at an empty queue waits for its own signal, and
+            // the decision it deserves, instead of being taken alone.
+            var (batch, stop, awaited) = queue.withLock { queue -> ([WriteRequest], Bool, Int?) in
+                if let writes = Writer.writesToWaitFor(queue, delay) { return ([], false, writes) }
+                let (batch, stop) = Writer.takeGroup(&queue)
+                return (batch, stop, nil)
             }
-            var batch: [WriteRequest]
-            let stop: Bool
-            (batch, stop) = queue.withLock { queue in
-                let count = Writer.groupSize(queue.pending)
-                let batch = Array(queue.pending.prefix(count))
-                queue.pending.removeFirst(count)
-                return (batch, queue.stopping && queue.pending.isEmpty)
+            if let awaited {
+                waitForGroup(of: awaited, upTo: delay.nanoseconds)
+                (batch, stop) = queue.withLock { Writer.takeGroup(&$0) }
             }
             if !batch.isEmpty {
                 let errors = commit(batch)
@@ -146,6 +147,15 @@ final class Writer: @unchecked Sendable {
         while queue.withLock({ $0.pending.count < writes && !$0.stopping }) {
             if wakeUp.wait(timeout: deadline) == .timedOut { return }
         }
+    }
+
+    /// Takes the next group off `queue`, and says whether the writer
+    /// stops after it.
+    private static func takeGroup(_ queue: inout Queue) -> ([WriteRequest], Bool) {
+        let count = groupSize(queue.pending)
+        let batch = Array(queue.pending.prefix(count))
+        queue.pending.removeFirst(count)
+        return (batch, queue.stopping && queue.pending.isEmpty)
     }
 
     /// How many of the first pending requests share the next commit: up to

@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import TestSupport
 import Testing
 @testable import LMDB
@@ -19,40 +21,53 @@ import Testing
         }
     }
 
-    @Test func concurrentWritersCommitTogetherAndALoneWriterAfterThemWaitsOnce() async throws {
+    @Test func concurrentWritersCommitTogetherAndALoneWriterAfterThemWaitsOnce() throws {
         // A delay far longer than any writer takes to come back, so every
-        // group waits for all eight.
-        let store = try Store(options: Self.delayed(.seconds(1)))
+        // group waits for all eight, and none waits the whole delay. The
+        // writers are threads blocking on their writes, so a busy pool of
+        // tasks cannot hold one back.
+        let store = try Store(options: Self.delayed(.seconds(2)))
         let env = store.env, data = store.data
         let writers = 8, rounds = 20
-        // The first writes of all eight queue behind a held writer, so the
-        // first group has all of them.
-        let hold = try await WriterHold(env)
         let before = env.info.lastTransactionID
-        let writing = Task {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for writer in 0..<writers {
-                    group.addTask {
-                        for round in 0..<rounds {
-                            try await env.write { txn in
-                                try txn.put([UInt8(round)], forKey: key(UInt64(writer)), in: data)
-                            }
+        // Writer 0 first holds the writer in a write that changes nothing
+        // (so commits nothing) until the others' first writes queue: the
+        // eight then start together.
+        let holding = Counter(), finished = Counter(), failed = Counter()
+        let gate = DispatchSemaphore(value: 0)
+        for writer in 0..<writers {
+            Thread.detachNewThread {
+                do {
+                    if writer == 0 {
+                        try env.write { _ in
+                            holding.increment()
+                            gate.wait()
                         }
+                    } else {
+                        try Deadline.block(until: "writer 0 holds the writer") { holding.count > 0 }
                     }
+                    for round in 0..<rounds {
+                        try env.write { txn in try txn.put([UInt8(round)], forKey: key(UInt64(writer)), in: data) }
+                    }
+                } catch {
+                    failed.increment()
                 }
-                try await group.waitForAll()
+                finished.increment()
             }
         }
-        try await Deadline.wait(until: "8 writes queue") { env.writerQueueLength >= writers }
-        try await hold.release()
-        try await writing.value
+        try Deadline.block(until: "7 writes queue") { env.writerQueueLength >= writers - 1 }
+        gate.signal()
+        try Deadline.block(until: "the writers finish") { finished.count == writers }
+        #expect(failed.count == 0)
         // Eight writes in every commit: one commit per round.
         #expect(env.info.lastTransactionID - before == rounds)
         #expect(try store.contents() == Dictionary(uniqueKeysWithValues: (0..<writers).map { (key(UInt64($0)), [UInt8(rounds - 1)]) }))
 
         // A writer alone after them waits for the others once, then never.
         let delays = env.writerDelays
-        try await Self.writeAlone(10, to: store)
+        for number in 0..<10 {
+            try env.write { txn in try txn.put([2], forKey: key(UInt64(100 + number)), in: data) }
+        }
         #expect(env.writerDelays - delays == 1)
         #expect(env.info.lastTransactionID - before == rounds + 10)
     }
