@@ -9,10 +9,10 @@ import Dispatch
 /// writes that queued while it ran. Before taking the next group, the
 /// writer waits for that many queued writes, up to the delay, when:
 /// - the delay is not zero;
-/// - more than one writer was active (a lone writer never waits);
 /// - the writer woke within one delay of answering the previous group (a
 ///   writer coming back after a pause finds no siblings to wait for);
-/// - fewer than that many writes are queued already.
+/// - fewer than that many writes are queued already, so a lone writer,
+///   whose own write is all it waits for, never waits.
 ///
 /// A plain value: the writer thread owns it, and the tests drive it with
 /// hand-picked times.
@@ -36,7 +36,7 @@ struct CommitDelay {
     ///   - queued: writes queued now, at least one.
     ///   - now: `DispatchTime` nanoseconds.
     func writesToWaitFor(queued: Int, now: UInt64) -> Int? {
-        guard nanoseconds > 0, recentWriters > 1, now &- answeredAt <= nanoseconds else { return nil }
+        guard nanoseconds > 0, now &- answeredAt <= nanoseconds else { return nil }
         let target = min(recentWriters, Writer.maxGroupSize)
         return queued < target ? target : nil
     }
