@@ -24,9 +24,11 @@ struct CommitDelay {
     /// When the previous group was answered (`DispatchTime` nanoseconds).
     private var answeredAt: UInt64 = 0
 
+    /// - Parameter delay: negative counts as zero; anything past a century
+    ///   as a century, so deadlines never overflow.
     init(_ delay: Duration) {
-        let (seconds, attoseconds) = delay.components
-        nanoseconds = delay > .zero ? UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000) : 0
+        let (seconds, attoseconds) = min(max(delay, .zero), .seconds(100 * 365 * 86_400)).components
+        nanoseconds = UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
     }
 
     /// How many queued writes to wait for before taking the next group,

@@ -124,5 +124,7 @@ import Testing
     @Test func aZeroDelayNeverWaits() {
         #expect(Self.rule(.zero, group: 8, queued: 0).writesToWaitFor(queued: 1, now: 1000) == nil)
         #expect(CommitDelay(.microseconds(250)).nanoseconds == 250_000)
+        #expect(CommitDelay(.milliseconds(-3)).nanoseconds == 0)
+        #expect(CommitDelay(.seconds(Int64.max)).nanoseconds == 3_153_600_000_000_000_000)
     }
 }
