@@ -1,3 +1,5 @@
+import LMDB
+
 /// The sizes and repetitions of one benchmark run.
 ///
 /// `full` is the run BENCHMARKS.md records; `quick` keeps every workload at
@@ -21,6 +23,9 @@ public struct BenchConfiguration: Codable, Sendable {
     /// Shares created by the concurrent creators, per system and round.
     public var createConcurrent: Int
     public var concurrentCreators: Int
+    /// ShareLog's `commitDelay` in the group-commit rows (the concurrent
+    /// creators and the lone writer with the delay): the library's default.
+    public var commitDelayMicroseconds: Int
     /// Shares created in batches, per system and round.
     public var createBatched: Int
     public var batchSize: Int
@@ -58,9 +63,16 @@ public struct BenchConfiguration: Codable, Sendable {
     public var replayRounds: Int
     public var replayChunk: Int
 
+    /// `Environment.Options().commitDelay` in whole microseconds.
+    public static let defaultCommitDelay: Int = {
+        let (seconds, attoseconds) = Environment.Options().commitDelay.components
+        return Int(seconds) * 1_000_000 + Int(attoseconds / 1_000_000_000_000)
+    }()
+
     public static let full = BenchConfiguration(
         mode: "full", rounds: 5, slices: 10, cardPool: 1000,
-        createOnePerCommit: 1000, createConcurrent: 2000, concurrentCreators: 8, createBatched: 20_000, batchSize: 1000,
+        createOnePerCommit: 1000, createConcurrent: 2000, concurrentCreators: 8,
+        commitDelayMicroseconds: BenchConfiguration.defaultCommitDelay, createBatched: 20_000, batchSize: 1000,
         readStoreShares: 100_000, fetches: 300_000, missingFraction: 0.1, fetchThreads: [1, 2], coldStarts: 30,
         sweepDue: 10_000, sweepTotals: [10_000, 100_000, 1_000_000],
         sweepFixedTotal: 100_000, sweepGrowingDue: [1_000, 10_000, 100_000], sweepBatch: 1000, sweepRounds: 3,
@@ -68,7 +80,8 @@ public struct BenchConfiguration: Codable, Sendable {
 
     public static let quick = BenchConfiguration(
         mode: "quick", rounds: 3, slices: 10, cardPool: 1000,
-        createOnePerCommit: 150, createConcurrent: 320, concurrentCreators: 8, createBatched: 5000, batchSize: 1000,
+        createOnePerCommit: 150, createConcurrent: 320, concurrentCreators: 8,
+        commitDelayMicroseconds: BenchConfiguration.defaultCommitDelay, createBatched: 5000, batchSize: 1000,
         readStoreShares: 10_000, fetches: 100_000, missingFraction: 0.1, fetchThreads: [1, 2], coldStarts: 10,
         sweepDue: 1000, sweepTotals: [1000, 10_000, 40_000],
         sweepFixedTotal: 10_000, sweepGrowingDue: [100, 1000, 10_000], sweepBatch: 1000, sweepRounds: 2,
@@ -76,7 +89,8 @@ public struct BenchConfiguration: Codable, Sendable {
 
     public static let smoke = BenchConfiguration(
         mode: "smoke", rounds: 1, slices: 2, cardPool: 20,
-        createOnePerCommit: 10, createConcurrent: 16, concurrentCreators: 8, createBatched: 30, batchSize: 10,
+        createOnePerCommit: 10, createConcurrent: 16, concurrentCreators: 8,
+        commitDelayMicroseconds: BenchConfiguration.defaultCommitDelay, createBatched: 30, batchSize: 10,
         readStoreShares: 50, fetches: 100, missingFraction: 0.1, fetchThreads: [1, 2], coldStarts: 1,
         sweepDue: 20, sweepTotals: [20, 60],
         sweepFixedTotal: 60, sweepGrowingDue: [10, 20], sweepBatch: 8, sweepRounds: 1,

@@ -8,7 +8,8 @@
 ///
 /// Besides creates per second: shares per durable commit for the
 /// concurrent creators (from LMDB's transaction ids), and bytes handed to
-/// write calls per share for the batches (Redis: its AOF's growth).
+/// write calls per share for the batches (Redis: its AOF's growth). Then
+/// ShareLog's group-commit rows (`CreateWorkload+GroupCommit.swift`).
 public struct CreateWorkload: Workload {
     public let name = "create"
 
@@ -45,9 +46,13 @@ public struct CreateWorkload: Workload {
         let configuration = context.configuration
         let deck = CardDeck(mixed: true, pool: configuration.cardPool)
         for round in 0..<configuration.rounds {
+            var sqliteOnePerCommit: Double?
             for variant in variants(configuration) {
                 context.progress("\(variant.title): \(variant.count) shares per system, round \(round + 1)")
                 let tallies = try await measure(variant, round: round, deck: deck, context)
+                if variant.id == "create.onePerCommit", let sqlite = tallies[.sqlite] {
+                    sqliteOnePerCommit = Double(sqlite.created) / sqlite.seconds
+                }
                 for (system, tally) in tallies {
                     measurements.record(
                         variant.id, title: variant.title, unit: "creates/s", higherIsBetter: true,
@@ -66,6 +71,8 @@ public struct CreateWorkload: Workload {
                     }
                 }
             }
+            try await measureGroupCommit(
+                round: round, deck: deck, sqliteOnePerCommit: sqliteOnePerCommit, context, &measurements)
         }
     }
 

@@ -21,6 +21,27 @@ extension Environment {
         /// Permissions of files created in the directory; owner-only by
         /// default, because stores hold personal data.
         public var fileMode: UInt32 = 0o600
+        /// Finished read transactions kept reset (`mdb_txn_reset`) for the
+        /// next reads to renew, instead of beginning and aborting one per
+        /// read. Each keeps a reader slot, so the environment keeps at most
+        /// this many, and never more than a quarter of the reader table
+        /// (`maxReaders` as the lock file has it): the rest stays free for
+        /// other processes and for this one's concurrent reads. 0 turns the
+        /// reuse off.
+        public var idleReadTransactions: Int = 16
+        /// How long the writer may hold a group commit open for more writes
+        /// to join, like PostgreSQL's `commit_delay`.
+        ///
+        /// The writer waits only when other writers were recently active:
+        /// the previous commit carried more than one write, or writes
+        /// queued while it ran, and the writer has been idle no longer than
+        /// this delay since. It then waits until as many writes are queued
+        /// as were active around the previous commit, or until the delay
+        /// has passed, whichever comes first, never longer; so a lone
+        /// writer never waits, and a group of steady writers commits
+        /// together. `.zero` turns the delay off. The default was chosen
+        /// by measurement (docs/LMDB.md).
+        public var commitDelay: Duration = .microseconds(500)
 
         public init() {}
     }

@@ -15,7 +15,7 @@ import Foundation
 public final class Environment: Sendable {
     /// The directory, as given to `open`.
     public let path: String
-    package let handle: EnvironmentHandle
+    @usableFromInline package let handle: EnvironmentHandle
     private let writer: Writer
     private let databases: [String: Database]
 
@@ -95,31 +95,16 @@ public final class Environment: Sendable {
     /// the writer. Keep `body` short: a live snapshot pins the pages it sees,
     /// so the file grows while it lasts, and it holds a reader slot.
     ///
+    /// The transaction is renewed from the environment's idle ones when it
+    /// can be, and reset for the next read afterwards
+    /// (`Options.idleReadTransactions`).
+    ///
     /// - Important: bytes read are valid only inside `body`.
+    @inlinable
     public func read<R>(_ body: (borrowing ReadTransaction) throws -> R) throws -> R {
-        try handle.ensureNotForked()
-        while true {
-            let nested = handle.gate.isHeldByCurrentThread
-            let attempt: ReadAttempt<R> = try handle.gate.withShared {
-                let (txn, rc) = handle.beginReadTransaction()
-                if rc == MDB_MAP_RESIZED && !nested { return .mapResized }
-                try check(rc, "mdb_txn_begin(read) in '\(path)'")
-                guard let txn else { throw LMDBError(code: EINVAL, context: "mdb_txn_begin(read)") }
-                defer { mdb_txn_abort(txn) }
-                let transaction = ReadTransaction(
-                    pointer: txn, environmentID: handle.id, maxKeySize: handle.maxKeySize, failureRecord: nil)
-                return .finished(try body(transaction))
-            }
-            switch attempt {
-            case .finished(let result): return result
-            case .mapResized: try handle.adoptResizedMap()
-            }
-        }
-    }
-
-    private enum ReadAttempt<R> {
-        case finished(R)
-        case mapResized
+        let lease = try handle.startRead()
+        defer { handle.finishRead(lease) }
+        return try body(ReadTransaction(lease))
     }
 
     /// Runs `body` in a write transaction on the writer thread, blocking the
@@ -189,6 +174,10 @@ public final class Environment: Sendable {
 extension Environment {
     /// Writes queued and not yet taken by the writer; for tests.
     var writerQueueLength: Int { writer.queueLength }
+
+    /// Groups the writer held open for more writes (`Options.commitDelay`);
+    /// for tests.
+    var writerDelays: Int { writer.delays }
 
     /// Creates `path` and any missing parent, each readable by this user
     /// only (0700), like `mkdir -p`.

@@ -5,17 +5,23 @@ import Synchronization
 /// Owns one `MDB_env` and the rules for using it safely; shared by the
 /// public `Environment` and its writer thread.
 ///
-/// It closes the handle when the last owner lets go, unless the process was
-/// forked since the open: a child leaves the inherited handle alone (it
-/// would munmap and close descriptors the parent's state describes) and
-/// leaks it instead.
+/// It closes the handle when the last owner lets go, aborting its idle read
+/// transactions first, unless the process was forked since the open: a
+/// child leaves the inherited handle alone (it would munmap and close
+/// descriptors the parent's state describes, and aborting the parent's idle
+/// transactions would free the parent's reader slots in the shared lock
+/// file) and leaks it instead.
+@usableFromInline
 package final class EnvironmentHandle: @unchecked Sendable {
     // @unchecked Sendable: `pointer` is an MDB_env, which LMDB allows to be
     // used from any thread with MDB_NOTLS; map resizing, the one operation
-    // that is not thread-safe, runs only under `gate` held exclusive. Every
-    // other stored property is an immutable value.
+    // that is not thread-safe, runs only under `gate` held exclusive.
+    // `idleReads` is thread-safe itself. Every other stored property is an
+    // immutable value.
     package let pointer: OpaquePointer
     let gate = ResizeGate()
+    /// Reset read transactions waiting to be renewed.
+    let idleReads: ReadTransactionPool
     package let path: String
     let options: Environment.Options
     let fileID: FileID
@@ -52,10 +58,17 @@ package final class EnvironmentHandle: @unchecked Sendable {
         self.id = id
         self.maxKeySize = Int(mdb_env_get_maxkeysize(env))
         self.forkGeneration = ForkGuard.currentGeneration()
+        var readers: UInt32 = 0
+        mdb_env_get_maxreaders(env, &readers)
+        self.idleReads = ReadTransactionPool(capacity: min(options.idleReadTransactions, Int(readers) / 4))
     }
 
     deinit {
-        if !isForked { mdb_env_close(pointer) }
+        if !isForked {
+            // No read is live: every read holds a reference to the handle.
+            for transaction in idleReads.drain() { mdb_txn_abort(transaction) }
+            mdb_env_close(pointer)
+        }
         if isRegistered.load(ordering: .acquiring) { EnvironmentRegistry.didClose(fileID) }
     }
 
@@ -114,16 +127,4 @@ package final class EnvironmentHandle: @unchecked Sendable {
         }
     }
 
-    /// Begins a read-only transaction; on a full reader table it clears stale
-    /// slots once and tries again.
-    ///
-    /// - Precondition: the caller holds `gate` shared.
-    func beginReadTransaction() -> (OpaquePointer?, Int32) {
-        var txn: OpaquePointer?
-        var rc = mdb_txn_begin(pointer, nil, UInt32(MDB_RDONLY), &txn)
-        if rc == MDB_READERS_FULL, (try? clearStaleReaders()) ?? 0 > 0 {
-            rc = mdb_txn_begin(pointer, nil, UInt32(MDB_RDONLY), &txn)
-        }
-        return (txn, rc)
-    }
 }

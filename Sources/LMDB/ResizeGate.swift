@@ -48,14 +48,28 @@ final class ResizeGate: @unchecked Sendable {
 
     /// Runs `body` with the gate held shared. Re-entrant on one thread.
     func withShared<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+        let depth = enterShared()
+        defer { leaveShared(depth) }
+        return try body()
+    }
+
+    /// Takes a shared hold, locking only for the thread's outermost one.
+    ///
+    /// - Returns: the thread's holds before this one (0 for the outermost),
+    ///   to hand back to `leaveShared`.
+    @inline(__always)
+    func enterShared() -> Int {
         let depth = depthOnCurrentThread
         if depth == 0 { pthread_rwlock_rdlock(lock) }
         pthread_setspecific(depthKey, UnsafeRawPointer(bitPattern: depth + 1))
-        defer {
-            pthread_setspecific(depthKey, UnsafeRawPointer(bitPattern: depth))
-            if depth == 0 { pthread_rwlock_unlock(lock) }
-        }
-        return try body()
+        return depth
+    }
+
+    /// Ends the hold `enterShared` returned `depth` for, on the same thread.
+    @inline(__always)
+    func leaveShared(_ depth: Int) {
+        pthread_setspecific(depthKey, UnsafeRawPointer(bitPattern: depth))
+        if depth == 0 { pthread_rwlock_unlock(lock) }
     }
 
     /// Runs `body` with no transaction live in this process.

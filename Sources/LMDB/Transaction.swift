@@ -22,21 +22,47 @@ public struct Transaction<Access: TransactionAccess>: ~Copyable {
     /// when the closure catches the error. Nil for reads.
     let failureRecord: UnsafeMutablePointer<Int32>?
 
+    init(pointer: OpaquePointer, environmentID: Int, maxKeySize: Int, failureRecord: UnsafeMutablePointer<Int32>?) {
+        self.pointer = pointer
+        self.environmentID = environmentID
+        self.maxKeySize = maxKeySize
+        self.failureRecord = failureRecord
+    }
+
+    /// The transaction of a read `EnvironmentHandle.startRead` started.
+    @usableFromInline
+    init(_ lease: ReadLease) where Access == ReadOnly {
+        self.init(
+            pointer: lease.transaction, environmentID: lease.environmentID, maxKeySize: lease.maxKeySize,
+            failureRecord: nil)
+    }
+
     /// Reads the value for `key` without copying it.
     ///
     /// - Returns: `body`'s result, or nil when the key is absent.
     /// - Important: `value` points into the map and is valid only inside `body`.
     /// - Complexity: O(log n) page visits.
+    @inlinable
     public func withValue<R>(
         forKey key: some ContiguousBytes, in database: Database,
         _ body: (_ value: UnsafeRawBufferPointer) throws -> R
     ) throws -> R? {
+        guard let value = try key.withUnsafeBytes({ key in try lookUp(key, in: database) }) else { return nil }
+        return try body(value)
+    }
+
+    /// `mdb_get`: the value for `key`, pointing into the map, or nil when
+    /// the key is absent. Not generic, so `withValue` inlines into callers
+    /// and only this part runs here.
+    @usableFromInline
+    func lookUp(_ key: UnsafeRawBufferPointer, in database: Database) throws(LMDBError) -> UnsafeRawBufferPointer? {
         try validate(database)
+        var key = try checkedKey(key)
         var value = MDB_val()
-        let rc = try withKey(key) { key in mdb_get(pointer, database.dbi, &key, &value) }
+        let rc = mdb_get(pointer, database.dbi, &key, &value)
         if rc == MDB_NOTFOUND { return nil }
         try check(rc, "mdb_get on \(database)")
-        return try body(UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size))
+        return UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size)
     }
 
     /// A copy of the value for `key`, or nil when the key is absent.
@@ -107,14 +133,18 @@ public struct Transaction<Access: TransactionAccess>: ~Copyable {
     /// Checks `key`'s size and lends it to `body` as an `MDB_val`.
     func withKey<R>(_ key: some ContiguousBytes, _ body: (inout MDB_val) throws -> R) throws -> R {
         try key.withUnsafeBytes { bytes in
-            guard bytes.count > 0, bytes.count <= maxKeySize else {
-                throw LMDBError(
-                    code: LMDBError.badKeySize.code,
-                    context: "key of \(bytes.count) bytes (maximum \(maxKeySize))")
-            }
-            var value = MDB_val(mv_size: bytes.count, mv_data: UnsafeMutableRawPointer(mutating: bytes.baseAddress))
+            var value = try checkedKey(bytes)
             return try body(&value)
         }
+    }
+
+    /// `key` as an `MDB_val`, once its size is checked: not empty and at
+    /// most `maxKeySize`.
+    private func checkedKey(_ key: UnsafeRawBufferPointer) throws(LMDBError) -> MDB_val {
+        guard key.count > 0, key.count <= maxKeySize else {
+            throw LMDBError(code: LMDBError.badKeySize.code, context: "key of \(key.count) bytes (maximum \(maxKeySize))")
+        }
+        return MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
     }
 
     /// Throws for a failed write operation, recording the failures that

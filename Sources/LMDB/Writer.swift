@@ -21,6 +21,8 @@ final class Writer: @unchecked Sendable {
     fileprivate let exited = DispatchSemaphore(value: 0)
     private let threadID = Atomic<UInt>(0)
     private let failureRecord = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+    /// Groups the writer held open for more writes (`Options.commitDelay`).
+    private let delayedGroups = Atomic<Int>(0)
 
     /// The most writes committed together.
     static let maxGroupSize = 128
@@ -46,6 +48,9 @@ final class Writer: @unchecked Sendable {
 
     /// Writes queued and not yet taken into a transaction.
     var queueLength: Int { queue.withLock { $0.pending.count } }
+
+    /// How many groups the writer held open for more writes.
+    var delays: Int { delayedGroups.load(ordering: .relaxed) }
 
     /// Queues `request`, starting the thread on first use.
     func submit(_ request: WriteRequest) {
@@ -91,30 +96,66 @@ final class Writer: @unchecked Sendable {
 
     private func run() {
         threadID.store(UInt(pthread_self()), ordering: .releasing)
+        var delay = CommitDelay(environment.options.commitDelay)
         while true {
             wakeUp.wait()
-            var batch: [WriteRequest]
-            let stop: Bool
-            (batch, stop) = queue.withLock { queue in
-                let count = Writer.groupSize(queue.pending)
-                let batch = Array(queue.pending.prefix(count))
-                queue.pending.removeFirst(count)
-                return (batch, queue.stopping && queue.pending.isEmpty)
+            // Deciding and taking under one lock: a write that arrives just
+            // after a look at an empty queue waits for its own signal, and
+            // the decision it deserves, instead of being taken alone.
+            var (batch, stop, awaited) = queue.withLock { queue -> ([WriteRequest], Bool, Int?) in
+                if let writes = Writer.writesToWaitFor(queue, delay) { return ([], false, writes) }
+                let (batch, stop) = Writer.takeGroup(&queue)
+                return (batch, stop, nil)
+            }
+            if let awaited {
+                waitForGroup(of: awaited, upTo: delay.nanoseconds)
+                (batch, stop) = queue.withLock { Writer.takeGroup(&$0) }
             }
             if !batch.isEmpty {
                 let errors = commit(batch)
                 let answers = batch.map(\.finish)
+                let queued = queueLength
                 // The write closures, and the environment they may hold, go
                 // before anyone is answered: a caller that then releases the
                 // environment holds the last reference, so it closes at once
                 // and a reopen with other options does not find it open.
                 batch = []
                 for (answer, error) in zip(answers, errors) { answer(error) }
+                delay.answered(group: answers.count, queued: queued, at: DispatchTime.now().uptimeNanoseconds)
             }
             if stop { break }
             // More than a group was queued: run the rest without a new signal.
             if queue.withLock({ !$0.pending.isEmpty }) { wakeUp.signal() }
         }
+    }
+
+    /// How many queued writes to wait for before taking the next group, or
+    /// nil to take it now: never for an empty queue, a stopping writer or
+    /// a write that runs alone.
+    private static func writesToWaitFor(_ queue: Queue, _ delay: CommitDelay) -> Int? {
+        guard let first = queue.pending.first, !first.runsAlone, !queue.stopping else { return nil }
+        return delay.writesToWaitFor(queued: queue.pending.count, now: DispatchTime.now().uptimeNanoseconds)
+    }
+
+    /// Waits until `writes` are queued, or `nanoseconds` have passed, or
+    /// the writer is stopping. Each submit signals `wakeUp`; the signals
+    /// taken here belong to writes the next group takes, and one for any
+    /// left over is given back after the group (`run`).
+    private func waitForGroup(of writes: Int, upTo nanoseconds: UInt64) {
+        delayedGroups.add(1, ordering: .relaxed)
+        let deadline = DispatchTime(uptimeNanoseconds: DispatchTime.now().uptimeNanoseconds + nanoseconds)
+        while queue.withLock({ $0.pending.count < writes && !$0.stopping }) {
+            if wakeUp.wait(timeout: deadline) == .timedOut { return }
+        }
+    }
+
+    /// Takes the next group off `queue`, and says whether the writer
+    /// stops after it.
+    private static func takeGroup(_ queue: inout Queue) -> ([WriteRequest], Bool) {
+        let count = groupSize(queue.pending)
+        let batch = Array(queue.pending.prefix(count))
+        queue.pending.removeFirst(count)
+        return (batch, queue.stopping && queue.pending.isEmpty)
     }
 
     /// How many of the first pending requests share the next commit: up to

@@ -29,6 +29,9 @@ import Testing
             "sweep.n60.e10", "sweep.n60.e10.removed", "replay", "replay.rssAnonHalf", "replay.rssAnonPeak",
             "coldStart", "coldStart.processOnly", "coldStart.static", "coldStart.static.processOnly",
             "preview.card100k", "preview.overBase64",
+            "create.concurrent.delay", "create.concurrent.delay.sharesPerCommit", "create.concurrent.noDelay",
+            "create.concurrent.noDelay.sharesPerCommit", "create.concurrent.delay.vsSQLiteOnePerCommit",
+            "create.concurrent.delay.vsNoDelay", "create.lone.delay", "create.lone.noDelay", "create.lone.delay.vsNoDelay",
         ]
         #expect(ids == expected)
         // Every figure has a measurement for exactly the systems that run it:

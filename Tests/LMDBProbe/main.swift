@@ -2,6 +2,7 @@
 // its failure modes (dead readers, another process growing the map, fork)
 // only exist across processes. Each command prints one result line.
 import CHeap
+import CLMDB
 import Foundation
 import Glibc
 import LMDB
@@ -48,9 +49,39 @@ func waitForChild(_ child: pid_t, env: Environment) -> String {
     return "child=\(exited ? "exited" : "hung") parent=\(parentReads ? "ok" : "broken")"
 }
 
+/// Leaves three idle read transactions, forks, and in the child tries a
+/// read (which must be refused) and releases the environment, which must
+/// not abort the parent's idle transactions: that would free the parent's
+/// reader slots in the shared lock file. Then reads three at once in the
+/// parent and counts its slots with `mdb_reader_list`.
+func forkIdle(_ directory: String) throws -> String {
+    var env: Environment? = try Environment.open(at: directory, databases: ["data"])
+    try env?.read { _ in try env?.read { _ in try env?.read { _ in } } }
+    let child = fork()
+    if child == 0 {
+        var code: Int32 = 1
+        do { _ = try env?.read { _ in true } } catch LMDBError.forkedProcess { code = 0 } catch { code = 3 }
+        env = nil
+        _exit(code)
+    }
+    var status: Int32 = 0
+    waitpid(child, &status, 0)
+    let childExit = (status >> 8) & 0xff
+    // Three reads at once renew the three idle transactions.
+    let parentReads = (try? env?.read { _ in try env?.read { _ in try env?.read { _ in true } } }) ?? nil
+    var slots = 0
+    let rc = mdb_reader_list(env!.handle.pointer, { line, count in
+        let fields = String(cString: line!).split(separator: " ")
+        if fields.count == 3, Int32(fields[0]) == getpid() { count!.assumingMemoryBound(to: Int.self).pointee += 1 }
+        return 0
+    }, &slots)
+    guard rc >= 0 else { fail("mdb_reader_list failed") }
+    return "child=\(childExit == 0 ? "refused" : "allowed(\(childExit))") parent=\(parentReads == true ? "ok" : "broken") slots=\(slots)"
+}
+
 let arguments = CommandLine.arguments.dropFirst()
 guard let command = arguments.first, arguments.count >= 2 else {
-    fail("usage: lmdb-probe hold-read|grow|read-pairs|fork-check|fork-release|failed-opens DIR [ARG]")
+    fail("usage: lmdb-probe hold-read|grow|read-pairs|fork-check|fork-release|fork-idle|idle-close|failed-opens DIR [ARG]")
 }
 let directory = arguments[arguments.startIndex + 1]
 let argument = arguments.count > 2 ? arguments[arguments.startIndex + 2] : nil
@@ -122,6 +153,23 @@ do {
 
     case "fork-release":
         say(try forkRelease(directory))
+
+    case "fork-idle":
+        say(try forkIdle(directory))
+
+    case "idle-close":
+        // Opens DIR, leaves four idle read transactions, and closes it, ARG
+        // times, and prints the heap bytes kept per cycle.
+        guard let count = argument.flatMap({ Int($0) }) else { fail("idle-close needs a count") }
+        func cycle() throws {
+            let env = try Environment.open(at: directory, databases: ["data"])
+            try env.read { _ in try env.read { _ in try env.read { _ in try env.read { _ in } } } }
+        }
+        for _ in 0..<50 { try cycle() }  // warm caches and lazily made globals
+        let before = cheap_bytes_in_use()
+        for _ in 0..<count { try cycle() }
+        let after = cheap_bytes_in_use()
+        say("leakedPerCycle=\(after > before ? (after - before) / count : 0)")
 
     case "failed-opens":
         // Opens DIR (whose data.mdb is not LMDB) ARG times and prints the

@@ -49,7 +49,10 @@ public final class ShareStore: Sendable {
         public var clock: any WallClock = SystemClock()
         /// The domain of App Clip links this store makes and accepts.
         public var linkDomain = AppClipDomain.standard
-        /// LMDB settings; durable by default.
+        /// LMDB settings; durable by default. Among them, group commit's
+        /// `commitDelay` (how long the writer may wait for concurrent
+        /// creates to share a commit; a lone writer never waits) and
+        /// `idleReadTransactions` (read transactions kept for reuse).
         public var environment = Environment.Options()
 
         public init() {}

@@ -1,0 +1,68 @@
+import CLMDB
+
+extension EnvironmentHandle {
+    /// Starts a read for `Environment.read`: checks for a fork, takes the
+    /// gate shared, and renews an idle transaction or begins a new one.
+    ///
+    /// `MDB_MAP_RESIZED` (another process grew the map) is adopted and the
+    /// start tried again, unless the thread is already inside a transaction
+    /// of this environment, whose gate hold the adoption would wait for.
+    ///
+    /// - Returns: the live transaction; hand it to `finishRead` on the same
+    ///   thread.
+    @usableFromInline
+    func startRead() throws(LMDBError) -> ReadLease {
+        try ensureNotForked()
+        while true {
+            let depth = gate.enterShared()
+            let (transaction, rc) = renewOrBeginRead()
+            if rc == MDB_SUCCESS, let transaction {
+                return ReadLease(transaction: transaction, environmentID: id, maxKeySize: maxKeySize, gateDepth: depth)
+            }
+            gate.leaveShared(depth)
+            // A failed renew leaves its transaction reset, slot and all; a
+            // failed begin leaves none.
+            if rc == MDB_MAP_RESIZED && depth == 0 {
+                if let transaction { keepOrAbort(transaction) }
+                try adoptResizedMap()
+                continue
+            }
+            if let transaction { mdb_txn_abort(transaction) }
+            throw LMDBError(code: rc, context: "mdb_txn_\(transaction == nil ? "begin" : "renew")(read) in '\(path)'")
+        }
+    }
+
+    /// Ends a read `startRead` started: resets its transaction and keeps it
+    /// for the next read (or aborts it when enough are idle), then lets go
+    /// of the gate.
+    @usableFromInline
+    func finishRead(_ lease: ReadLease) {
+        mdb_txn_reset(lease.transaction)
+        keepOrAbort(lease.transaction)
+        gate.leaveShared(lease.gateDepth)
+    }
+
+    /// An idle transaction renewed, or a new one; on a full reader table it
+    /// looks for an idle one again (another read may just have finished),
+    /// then clears stale slots once and tries again.
+    ///
+    /// - Precondition: the caller holds `gate` shared.
+    private func renewOrBeginRead() -> (OpaquePointer?, Int32) {
+        if let idle = idleReads.take() { return (idle, mdb_txn_renew(idle)) }
+        var transaction: OpaquePointer?
+        var rc = mdb_txn_begin(pointer, nil, UInt32(MDB_RDONLY), &transaction)
+        if rc == MDB_READERS_FULL {
+            if let idle = idleReads.take() { return (idle, mdb_txn_renew(idle)) }
+            if (try? clearStaleReaders()) ?? 0 > 0 {
+                rc = mdb_txn_begin(pointer, nil, UInt32(MDB_RDONLY), &transaction)
+            }
+        }
+        return (transaction, rc)
+    }
+
+    /// Pools a reset transaction, or aborts it (freeing its reader slot)
+    /// when the pool is full.
+    private func keepOrAbort(_ transaction: OpaquePointer) {
+        if !idleReads.put(transaction) { mdb_txn_abort(transaction) }
+    }
+}
