@@ -9,9 +9,10 @@ import Synchronization
 /// LMDB ties a write transaction to the OS thread that began it, and a
 /// second write on a thread that holds one deadlocks. Funnelling writes
 /// through one thread makes both impossible, and lets the writer commit
-/// several queued writes together (group commit): each runs in its own
-/// nested transaction, so one failing closure does not undo the others,
-/// and the batch pays for one durable commit instead of one each.
+/// several queued writes together (group commit): they run one after the
+/// other in one transaction, and the batch pays for one durable commit
+/// instead of one each. A closure that throws does not undo the others:
+/// the transaction is aborted and the others run again without it.
 final class Writer: @unchecked Sendable {
     // @unchecked Sendable: `queue` is guarded by its lock and `threadID` is
     // atomic; `failureRecord` is touched only on the writer thread.
@@ -129,93 +130,103 @@ final class Writer: @unchecked Sendable {
     /// Runs `batch` in one durable commit, growing the map and re-running
     /// when it fills. Returns each request's answer, nil where its write
     /// committed; the caller delivers them.
+    ///
+    /// All requests run in one transaction (MDB_WRITEMAP allows no nested
+    /// ones). When one throws, the transaction is aborted, that request is
+    /// answered with its error, and the others run again without it in a
+    /// new transaction; so each commits exactly once or not at all, and a
+    /// failing one writes nothing.
     private func commit(_ batch: [WriteRequest]) -> [(any Error)?] {
-        while true {
-            let outcome = environment.gate.withShared { attempt(batch) }
+        var answers = [(any Error)?](repeating: nil, count: batch.count)
+        // The requests still to commit, as runs of indices into `batch`,
+        // each run to be tried in one transaction, in order.
+        var runs = [Array(batch.indices)]
+        while let run = runs.first {
+            let outcome: Outcome
             do {
-                switch outcome {
-                case .answered(let errors):
-                    return errors
-                case .failed(let error):
-                    return Array(repeating: error, count: batch.count)
-                case .mapFull:
-                    try environment.growMap()
-                case .mapResized:
-                    try environment.adoptResizedMap()
-                }
+                outcome = try environment.withWriteAccess { attempt(run.map { batch[$0] }) }
             } catch {
-                return Array(repeating: error, count: batch.count)
+                outcome = .failed(error)
+            }
+            switch outcome {
+            case .committed:
+                runs.removeFirst()
+            case .requestFailed(let position, let error):
+                answers[run[position]] = error
+                runs[0].remove(at: position)
+                if runs[0].isEmpty { runs.removeFirst() }
+            case .tooLarge(let position):
+                runs.replaceSubrange(0...0, with: [Array(run[..<position]), Array(run[position...])])
+            case .failed(let error):
+                for index in run { answers[index] = error }
+                runs.removeFirst()
+            case .mapFull:
+                do { try environment.growMap() } catch {
+                    for index in run { answers[index] = error }
+                    runs.removeFirst()
+                }
+            case .mapResized:
+                do { try environment.adoptResizedMap() } catch {
+                    for index in run { answers[index] = error }
+                    runs.removeFirst()
+                }
             }
         }
+        return answers
     }
 
     private enum Outcome {
-        /// Finished; one entry per request, nil where its write committed.
-        case answered([(any Error)?])
+        /// Every request of the attempt committed.
+        case committed
+        /// The request at this position threw (or caught `MDB_TXN_FULL` as
+        /// the first one); nothing was committed.
+        case requestFailed(Int, any Error)
+        /// The request at this position (not the first) met `MDB_TXN_FULL`:
+        /// the ones before it are to commit apart from it and the rest.
+        case tooLarge(Int)
+        /// Every request of the attempt fails with this error.
         case failed(any Error)
         case mapFull
         case mapResized
     }
 
-    /// One try at `batch`. Requires the gate held shared.
-    private func attempt(_ batch: [WriteRequest]) -> Outcome {
-        var parent: OpaquePointer?
-        let rc = mdb_txn_begin(environment.pointer, nil, 0, &parent)
+    /// One try at `requests`, in one transaction. Requires
+    /// `environment.withWriteAccess`.
+    private func attempt(_ requests: [WriteRequest]) -> Outcome {
+        var txn: OpaquePointer?
+        let rc = mdb_txn_begin(environment.pointer, nil, 0, &txn)
         if rc == MDB_MAP_RESIZED { return .mapResized }
-        guard rc == MDB_SUCCESS, let parent else { return .failed(LMDBError(code: rc, context: "mdb_txn_begin(write)")) }
+        guard rc == MDB_SUCCESS, let txn else { return .failed(LMDBError(code: rc, context: "mdb_txn_begin(write)")) }
+        do {
+            try environment.reserveMap()
+        } catch {
+            mdb_txn_abort(txn)
+            return .failed(error)
+        }
         failureRecord.pointee = 0
-        var errors: [(any Error)?] = []
-        errors.reserveCapacity(batch.count)
-        if batch.count == 1 {
+        for (position, request) in requests.enumerated() {
+            var thrown: (any Error)?
             do {
-                try batch[0].body(transaction(parent))
-                errors.append(nil)
+                try request.body(transaction(txn))
             } catch {
-                mdb_txn_abort(parent)
-                return failureRecord.pointee == MDB_MAP_FULL ? .mapFull : .answered([error])
+                thrown = error
             }
-        } else {
-            for request in batch {
-                switch runNested(request, in: parent) {
-                case .success: errors.append(nil)
-                case .failure(let error):
-                    if failureRecord.pointee == MDB_MAP_FULL {
-                        mdb_txn_abort(parent)
-                        return .mapFull
-                    }
-                    failureRecord.pointee = 0
-                    errors.append(error)
-                }
-            }
+            // A closure may catch MAP_FULL or TXN_FULL and return: the
+            // transaction is dead all the same.
+            let failure = failureRecord.pointee
+            guard thrown != nil || failure != 0 else { continue }
+            mdb_txn_abort(txn)
+            if failure == MDB_MAP_FULL { return .mapFull }
+            if failure == MDB_TXN_FULL && position > 0 { return .tooLarge(position) }
+            let error = thrown ?? LMDBError(code: failure, context: "a write transaction")
+            return .requestFailed(position, error)
         }
         // mdb_txn_commit frees the transaction even when it fails.
-        let committed = mdb_txn_commit(parent)
-        if committed == MDB_MAP_FULL || failureRecord.pointee == MDB_MAP_FULL { return .mapFull }
-        if committed != MDB_SUCCESS {
-            // A closure that caught MDB_TXN_FULL leaves only MDB_BAD_TXN here.
-            let cause = failureRecord.pointee != 0 ? failureRecord.pointee : committed
-            return .failed(LMDBError(code: cause, context: "mdb_txn_commit"))
-        }
-        return .answered(errors)
-    }
-
-    /// Runs one request of a group in a nested transaction of `parent`.
-    private func runNested(_ request: WriteRequest, in parent: OpaquePointer) -> Result<Void, any Error> {
-        var child: OpaquePointer?
-        let rc = mdb_txn_begin(environment.pointer, parent, 0, &child)
-        guard rc == MDB_SUCCESS, let child else {
-            return .failure(LMDBError(code: rc, context: "mdb_txn_begin(nested)"))
-        }
-        do {
-            try request.body(transaction(child))
-        } catch {
-            mdb_txn_abort(child)
-            return .failure(error)
-        }
-        let committed = mdb_txn_commit(child)
-        if committed == MDB_MAP_FULL || committed == MDB_TXN_FULL { failureRecord.pointee = committed }
-        if committed != MDB_SUCCESS { return .failure(LMDBError(code: committed, context: "mdb_txn_commit(nested)")) }
-        return .success(())
+        let committed = mdb_txn_commit(txn)
+        if committed == MDB_MAP_FULL { return .mapFull }
+        if committed == MDB_TXN_FULL && requests.count > 1 { return .tooLarge(requests.count / 2) }
+        if committed != MDB_SUCCESS { return .failed(LMDBError(code: committed, context: "mdb_txn_commit")) }
+        return .committed
     }
 
     private func transaction(_ pointer: OpaquePointer) -> WriteTransaction {

@@ -133,14 +133,11 @@ extension Environment {
         }
         let meta = try MetaPage.newest(in: file, pageSize: pageSize, context: context)
         try checkSnapshot(meta, of: handle, in: txn, context: context)
-        let buffers = try RecycledPageBuffers(
-            environment: handle.pointer, transaction: txn, pageSize: pageSize, context: context)
         _ = try handle.clearStaleReaders()
         let readers = try ReaderTable.read(handle.pointer, context: context)
         let walk = PageWalk(
             meta: meta, fileSize: try file.size(), oldestReaderSnapshot: readers.oldestSnapshot, context: context)
-        var plan = try walk.run(file)
-        plan.report.pageBuffersCleared = buffers.clear()
+        let plan = try walk.run(file)
         if !plan.ranges.isEmpty {
             try file.synchronize()
             try plan.apply(to: file)
