@@ -79,34 +79,51 @@ public final class Environment: Sendable {
     ) throws(LMDBError) -> [String: Database] {
         // Another process grew the map past this one's since mdb_env_open
         // sized it (while this one waited for the write lock): adopt the
-        // committed size and begin again. Each retry needs another growth.
+        // committed size and begin again. Each retry needs another growth,
+        // or another shrink to what a nearly full disk has room for.
         for _ in 0..<8 {
-            let opened = try handle.withWriteAccess { () throws(LMDBError) -> [String: Database]? in
-                var txn: OpaquePointer?
-                let rc = mdb_txn_begin(handle.pointer, nil, writing ? 0 : UInt32(MDB_RDONLY), &txn)
-                if rc == MDB_MAP_RESIZED { return nil }
-                try check(rc, "mdb_txn_begin(open)")
-                var opened: [String: Database] = [:]
-                do throws(LMDBError) {
-                    if writing { try handle.reserveMap() }
-                    for name in names.sorted() {
-                        var dbi = MDB_dbi()
-                        let rc = mdb_dbi_open(txn, name, writing ? UInt32(MDB_CREATE) : 0, &dbi)
-                        try check(rc, "mdb_dbi_open '\(name)' in '\(handle.path)'")
-                        opened[name] = Database(name: name, dbi: dbi, environmentID: handle.id)
-                    }
-                } catch {
-                    mdb_txn_abort(txn)
-                    throw error
-                }
-                // mdb_txn_commit frees the transaction even when it fails.
-                try check(mdb_txn_commit(txn), "mdb_txn_commit(open)")
-                return opened
+            switch try handle.withWriteAccess({ () throws(LMDBError) in try attemptOpening(names, in: handle, writing: writing) }) {
+            case .opened(let databases): return databases
+            case .mapResized: try handle.adoptResizedMap()
+            case .diskNearlyFull(let fitting): try handle.shrinkMap(to: fitting)
             }
-            if let opened { return opened }
-            try handle.adoptResizedMap()
         }
         throw LMDBError(code: MDB_MAP_RESIZED, context: "mdb_txn_begin(open) in '\(handle.path)'")
+    }
+
+    private enum Opening {
+        case opened([String: Database])
+        case mapResized
+        case diskNearlyFull(Int)
+    }
+
+    /// One try of `openDatabases`; requires `handle.withWriteAccess`.
+    private static func attemptOpening(
+        _ names: Set<String>, in handle: EnvironmentHandle, writing: Bool
+    ) throws(LMDBError) -> Opening {
+        var txn: OpaquePointer?
+        let rc = mdb_txn_begin(handle.pointer, nil, writing ? 0 : UInt32(MDB_RDONLY), &txn)
+        if rc == MDB_MAP_RESIZED { return .mapResized }
+        try check(rc, "mdb_txn_begin(open)")
+        var opened: [String: Database] = [:]
+        do throws(LMDBError) {
+            if writing, let fitting = try handle.reserveMap() {
+                mdb_txn_abort(txn)
+                return .diskNearlyFull(fitting)
+            }
+            for name in names.sorted() {
+                var dbi = MDB_dbi()
+                let rc = mdb_dbi_open(txn, name, writing ? UInt32(MDB_CREATE) : 0, &dbi)
+                try check(rc, "mdb_dbi_open '\(name)' in '\(handle.path)'")
+                opened[name] = Database(name: name, dbi: dbi, environmentID: handle.id)
+            }
+        } catch {
+            mdb_txn_abort(txn)
+            throw error
+        }
+        // mdb_txn_commit frees the transaction even when it fails.
+        try check(mdb_txn_commit(txn), "mdb_txn_commit(open)")
+        return .opened(opened)
     }
 
     /// The handle of a database declared at open.

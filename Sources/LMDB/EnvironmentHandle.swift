@@ -179,10 +179,27 @@ package final class EnvironmentHandle: @unchecked Sendable {
     ///
     /// - Precondition: inside `withWriteAccess`, in a write transaction
     ///   that has not changed anything yet.
-    /// - Throws: `ENOSPC` when the disk is full; the caller aborts, and has
-    ///   written nothing.
-    func reserveMap() throws(LMDBError) {
+    /// - Returns: nil when the map has its blocks; otherwise the smaller
+    ///   size the disk had room for: abort, `shrinkMap(to:)` it, and try
+    ///   again.
+    /// - Throws: `ENOSPC` when the disk has no room for more of the map;
+    ///   the caller aborts, and has written nothing.
+    func reserveMap() throws(LMDBError) -> Int? {
         try mapFile?.reserve(mapSize)
+    }
+
+    /// Shrinks the map, and so the file, to `size` bytes, which have disk
+    /// blocks: what `reserveMap` found room for on a full disk. liblmdb
+    /// keeps it no smaller than the committed snapshot. Another process
+    /// with a larger map finds the file shorter than its map at its next
+    /// write, and allocates or shrinks in turn.
+    ///
+    /// - Precondition: called with no transaction of this environment open
+    ///   on the calling thread.
+    func shrinkMap(to size: Int) throws(LMDBError) {
+        try withResizeExclusion { () throws(LMDBError) in
+            try check(mdb_env_set_mapsize(pointer, size), "mdb_env_set_mapsize(\(size))")
+        }
     }
 
     /// Begins a read-only transaction; on a full reader table it clears stale

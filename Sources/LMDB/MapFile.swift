@@ -21,8 +21,9 @@ import Synchronization
 ///   writes its pages straight into the map, and a page of a sparse file
 ///   that the disk has no block for kills the process with `SIGBUS` instead
 ///   of failing the write. `reserve` allocates every block of the map with
-///   `posix_fallocate` before a write transaction touches a page, and turns
-///   a full disk into `ENOSPC` with nothing written.
+///   `posix_fallocate` before a write transaction touches a page; on a disk
+///   too full for all of it the map shrinks to what fits, and a disk with
+///   no room left is `ENOSPC`, with nothing written.
 ///
 /// Processes that open the store with WRITEMAP without this lock (other
 /// programs) are not covered; programs that do not use WRITEMAP (the
@@ -79,8 +80,13 @@ final class MapFile: @unchecked Sendable {
         }
     }
 
+    /// The least that `reserve` allocates when the disk has room for only
+    /// part of the map.
+    static let minimumStep = 64 << 10
+
     /// Makes sure the disk has a block for every byte of a map of `mapSize`
-    /// bytes, allocating what is missing.
+    /// bytes, allocating what is missing; on a disk too full for all of it,
+    /// allocates as much as fits.
     ///
     /// Call it inside a write transaction, holding the lock shared, before
     /// the transaction changes anything: no other process writes then, so
@@ -88,21 +94,48 @@ final class MapFile: @unchecked Sendable {
     /// writes a zero into each block that reads as zero) cannot lose a write.
     ///
     /// - Complexity: one `fstat` once the map is allocated.
-    /// - Throws: `ENOSPC` (the typed disk-full error) when the disk has no
-    ///   room; the map keeps its size, and the next write tries again.
-    func reserve(_ mapSize: Int) throws(LMDBError) {
+    /// - Returns: nil when the whole map has blocks; otherwise the size,
+    ///   larger than before, up to which the disk had room: the caller must
+    ///   shrink the map to it before writing.
+    /// - Throws: `ENOSPC` (the typed disk-full error) when the disk had no
+    ///   room for `minimumStep` more bytes; the map keeps its size, and the
+    ///   next write tries again.
+    func reserve(_ mapSize: Int) throws(LMDBError) -> Int? {
         let size = try self.size()
         let known = reserved.load(ordering: .relaxed)
-        if known >= mapSize && size >= mapSize { return }
+        if known >= mapSize && size >= mapSize { return nil }
         // A file cut below what was allocated lost its blocks past the cut.
-        let start = min(known, size)
+        let before = min(known, size)
+        var allocated = before, step = mapSize - before
+        var full: Int32 = 0
+        while allocated < mapSize {
+            let rc = Self.allocate(descriptor, from: allocated, count: step)
+            if rc == 0 {
+                allocated += step
+                step = mapSize - allocated
+                continue
+            }
+            guard rc == ENOSPC || rc == EDQUOT else {
+                throw LMDBError(code: rc, context: "allocating disk blocks for the \(mapSize)-byte map of '\(path)'")
+            }
+            full = rc
+            guard step > Self.minimumStep else { break }
+            step = max(step / 2 / 4096 * 4096, Self.minimumStep)
+        }
+        reserved.store(allocated, ordering: .relaxed)
+        if allocated == mapSize { return nil }
+        guard allocated > before else {
+            throw LMDBError(code: full, context: "allocating disk blocks for the \(mapSize)-byte map of '\(path)'")
+        }
+        return allocated
+    }
+
+    /// `posix_fallocate`, retried when a signal interrupts it.
+    private static func allocate(_ descriptor: Int32, from offset: Int, count: Int) -> Int32 {
         var rc: Int32
         repeat {
-            rc = posix_fallocate(descriptor, off_t(start), off_t(mapSize - start))
+            rc = posix_fallocate(descriptor, off_t(offset), off_t(count))
         } while rc == EINTR
-        guard rc == 0 else {
-            throw LMDBError(code: rc, context: "allocating disk blocks for the \(mapSize)-byte map of '\(path)'")
-        }
-        reserved.store(mapSize, ordering: .relaxed)
+        return rc
     }
 }

@@ -170,6 +170,11 @@ final class Writer: @unchecked Sendable {
                     for index in run { answers[index] = error }
                     runs.removeFirst()
                 }
+            case .diskNearlyFull(let fitting):
+                do { try environment.shrinkMap(to: fitting) } catch {
+                    for index in run { answers[index] = error }
+                    runs.removeFirst()
+                }
             }
         }
         return answers
@@ -188,6 +193,8 @@ final class Writer: @unchecked Sendable {
         case failed(any Error)
         case mapFull
         case mapResized
+        /// The disk had room for a map of only this many bytes.
+        case diskNearlyFull(Int)
     }
 
     /// One try at `requests`, in one transaction. Requires
@@ -198,7 +205,10 @@ final class Writer: @unchecked Sendable {
         if rc == MDB_MAP_RESIZED { return .mapResized }
         guard rc == MDB_SUCCESS, let txn else { return .failed(LMDBError(code: rc, context: "mdb_txn_begin(write)")) }
         do {
-            try environment.reserveMap()
+            if let fitting = try environment.reserveMap() {
+                mdb_txn_abort(txn)
+                return .diskNearlyFull(fitting)
+            }
         } catch {
             mdb_txn_abort(txn)
             return .failed(error)
