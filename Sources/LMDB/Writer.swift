@@ -138,43 +138,34 @@ final class Writer: @unchecked Sendable {
     /// failing one writes nothing.
     private func commit(_ batch: [WriteRequest]) -> [(any Error)?] {
         var answers = [(any Error)?](repeating: nil, count: batch.count)
-        // The requests still to commit, as runs of indices into `batch`,
-        // each run to be tried in one transaction, in order.
-        var runs = [Array(batch.indices)]
-        while let run = runs.first {
+        // The requests still to commit, as indices into `batch`.
+        var run = Array(batch.indices)
+        while !run.isEmpty {
             let outcome: Outcome
             do {
                 outcome = try environment.withWriteAccess { attempt(run.map { batch[$0] }) }
             } catch {
                 outcome = .failed(error)
             }
-            switch outcome {
-            case .committed:
-                runs.removeFirst()
-            case .requestFailed(let position, let error):
-                answers[run[position]] = error
-                runs[0].remove(at: position)
-                if runs[0].isEmpty { runs.removeFirst() }
-            case .tooLarge(let position):
-                runs.replaceSubrange(0...0, with: [Array(run[..<position]), Array(run[position...])])
-            case .failed(let error):
+            do {
+                switch outcome {
+                case .committed:
+                    run = []
+                case .requestFailed(let position, let error):
+                    answers[run[position]] = error
+                    run.remove(at: position)
+                case .failed(let error):
+                    throw error
+                case .mapFull:
+                    try environment.growMap()
+                case .mapResized:
+                    try environment.adoptResizedMap()
+                case .diskNearlyFull(let fitting):
+                    try environment.shrinkMap(to: fitting)
+                }
+            } catch {
                 for index in run { answers[index] = error }
-                runs.removeFirst()
-            case .mapFull:
-                do { try environment.growMap() } catch {
-                    for index in run { answers[index] = error }
-                    runs.removeFirst()
-                }
-            case .mapResized:
-                do { try environment.adoptResizedMap() } catch {
-                    for index in run { answers[index] = error }
-                    runs.removeFirst()
-                }
-            case .diskNearlyFull(let fitting):
-                do { try environment.shrinkMap(to: fitting) } catch {
-                    for index in run { answers[index] = error }
-                    runs.removeFirst()
-                }
+                run = []
             }
         }
         return answers
@@ -183,12 +174,9 @@ final class Writer: @unchecked Sendable {
     private enum Outcome {
         /// Every request of the attempt committed.
         case committed
-        /// The request at this position threw (or caught `MDB_TXN_FULL` as
-        /// the first one); nothing was committed.
+        /// The request at this position threw, or caught `MDB_TXN_FULL`;
+        /// nothing was committed.
         case requestFailed(Int, any Error)
-        /// The request at this position (not the first) met `MDB_TXN_FULL`:
-        /// the ones before it are to commit apart from it and the rest.
-        case tooLarge(Int)
         /// Every request of the attempt fails with this error.
         case failed(any Error)
         case mapFull
@@ -227,14 +215,12 @@ final class Writer: @unchecked Sendable {
             guard thrown != nil || failure != 0 else { continue }
             mdb_txn_abort(txn)
             if failure == MDB_MAP_FULL { return .mapFull }
-            if failure == MDB_TXN_FULL && position > 0 { return .tooLarge(position) }
             let error = thrown ?? LMDBError(code: failure, context: "a write transaction")
             return .requestFailed(position, error)
         }
         // mdb_txn_commit frees the transaction even when it fails.
         let committed = mdb_txn_commit(txn)
         if committed == MDB_MAP_FULL { return .mapFull }
-        if committed == MDB_TXN_FULL && requests.count > 1 { return .tooLarge(requests.count / 2) }
         if committed != MDB_SUCCESS { return .failed(LMDBError(code: committed, context: "mdb_txn_commit")) }
         return .committed
     }
