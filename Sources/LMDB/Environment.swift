@@ -174,8 +174,9 @@ public final class Environment: Sendable {
     ///
     /// - Commits when `body` returns and aborts when it throws.
     /// - `body` may run more than once: when the map fills it is aborted, the
-    ///   map grows, and it runs again. Return what you need rather than
-    ///   changing captured state.
+    ///   map grows, and it runs again; and when another write of its group
+    ///   throws, it runs again without that one. Return what you need rather
+    ///   than changing captured state.
     /// - Writes queued together may share one durable commit; each still
     ///   commits or aborts on its own.
     /// - Throws: `LMDBError.nestedWrite` when called inside a transaction of
