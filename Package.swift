@@ -50,7 +50,7 @@ let package = Package(
         // A second read-write process for the multi-process tests of
         // MDB_WRITEMAP (privacy after another process wrote, map sizes).
         // Not a product: tests spawn it.
-        .executableTarget(name: "lmdb-peer", dependencies: ["LMDB"], path: "Tests/LMDBPeer"),
+        .executableTarget(name: "lmdb-peer", dependencies: ["LMDB", "CLMDB"], path: "Tests/LMDBPeer"),
         // The probe's view of the C heap, for leak checks.
         .target(name: "CHeap", path: "Tests/CHeap"),
         // Helpers shared by the test targets.

@@ -3,7 +3,8 @@
 // It prints one line per step; it waits for the test between steps by
 // polling for a file the test creates, for at most a minute.
 //
-//   lmdb-peer expire-then-write DIR GO  writes secrets (values repeating
+//   lmdb-peer expire-then-write DIR GO  says "liblmdb X.Y.Z" (the library it
+//       loaded), writes secrets (values repeating
 //       "VCARD-SECRET") and public values into "shares" and "notes", expires
 //       the secrets (zeros, then deletes), says "expired", waits for GO, then
 //       adds and deletes public values only and says "done SHARES NOTES"
@@ -11,6 +12,7 @@
 //   lmdb-peer hold-large-map DIR GO MAP  opens with a MAP-byte map, writes
 //       one entry, says "ready MAPSIZE", waits for GO, then writes 700
 //       values of a page each in one transaction and says "wrote 701".
+import CLMDB
 import Foundation
 import Glibc
 import LMDB
@@ -62,6 +64,9 @@ func shareKey(_ number: Int) -> [UInt8] { Array("share-\(String(format: "%05d", 
 /// between each other so pages split and nodes move; expires the secrets;
 /// then, after GO, changes public entries only.
 func expireThenWrite(_ directory: String, go: String) throws {
+    var major: Int32 = 0, minor: Int32 = 0, patch: Int32 = 0
+    _ = mdb_version(&major, &minor, &patch)
+    say("liblmdb \(major).\(minor).\(patch)")
     let env = try Environment.open(at: directory, databases: ["shares", "notes"])
     let shares = try env.database("shares"), notes = try env.database("notes")
     var numbers = Numbers(state: 7)

@@ -1,3 +1,4 @@
+import CLMDB
 import Foundation
 import LMDBScrub
 import TestSupport
@@ -17,6 +18,7 @@ import Testing
         let fixture = try ScrubTests.Fixture()
         let scratch = TemporaryDirectory()
         let peer = try Peer("expire-then-write", directory: fixture.directory.path, scratch: scratch)
+        #expect(try peer.nextLine("say its liblmdb") == "liblmdb \(LibraryVersionTests.loadedVersion())")
         #expect(try peer.nextLine("write and expire its secrets") == "expired")
         #expect(try fixture.fileContainsMarker(), "the test must see the stale bytes it is about")
 
