@@ -13,8 +13,9 @@ import Synchronization
 ///   racing a commit, could cut off committed pages. So every process that
 ///   opens the store read-write through this module holds this lock
 ///   exclusive while it opens or resizes its map, and never sizes it below
-///   the file (see `EnvironmentHandle`); each write transaction holds it
-///   shared. It is a `flock` on this descriptor: it does not interact with
+///   the file except to shrink to what a full disk has room for (see
+///   `EnvironmentHandle`); each write transaction holds it shared, and
+///   first makes sure the file covers its own map (`reserve`). It is a `flock` on this descriptor: it does not interact with
 ///   liblmdb's POSIX locks on `lock.mdb`, and closing another descriptor of
 ///   `data.mdb` (scrub's) does not drop it.
 /// - **Disk blocks for the whole map.** With WRITEMAP a write transaction
