@@ -26,8 +26,8 @@ let package = Package(
         // The safe Swift wrapper: environment, transactions, databases, cursors, errors.
         .target(name: "LMDB", dependencies: ["CLMDB"]),
         // Secure delete for data.mdb: walks LMDB's on-disk pages and zeroes
-        // what no snapshot uses, and clears liblmdb's private page buffers.
-        // Apart from the wrapper, so its reach shows at the import level.
+        // what no snapshot uses. Apart from the wrapper, so its reach shows
+        // at the import level.
         .target(name: "LMDBScrub", dependencies: ["LMDB", "CLMDB"]),
         // What an App Clip's interface links: card links (parse and build),
         // vCard validation, preview and photo decoding. Pure code, no LMDB.
@@ -47,11 +47,15 @@ let package = Package(
             dependencies: ["LMDB", "CHeap"],
             path: "Tests/LMDBProbe"
         ),
+        // A second read-write process for the multi-process tests of
+        // MDB_WRITEMAP (privacy after another process wrote, map sizes).
+        // Not a product: tests spawn it.
+        .executableTarget(name: "lmdb-peer", dependencies: ["LMDB", "CLMDB"], path: "Tests/LMDBPeer"),
         // The probe's view of the C heap, for leak checks.
         .target(name: "CHeap", path: "Tests/CHeap"),
         // Helpers shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "LMDBTests", dependencies: ["LMDB", "LMDBScrub", "lmdb-probe", "TestSupport"]),
+        .testTarget(name: "LMDBTests", dependencies: ["LMDB", "LMDBScrub", "lmdb-probe", "lmdb-peer", "TestSupport"]),
         .testTarget(name: "ShareClipTests", dependencies: ["ShareClip", "SampleCards", "TestSupport"]),
         .testTarget(
             name: "ShareLogTests", dependencies: ["ShareLog", "ShareClip", "SampleCards", "FormatReference", "TestSupport", "sharelog"]),

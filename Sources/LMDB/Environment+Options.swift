@@ -5,7 +5,12 @@ extension Environment {
     public struct Options: Sendable, Hashable {
         /// The initial map size in bytes. The map grows by doubling when a
         /// write fills it, so this is a starting point, not a limit.
-        public var mapSize: Int = 64 << 20
+        ///
+        /// It is also what `data.mdb` takes on disk: a read-write environment
+        /// (`MDB_WRITEMAP`) keeps the file as large as the map, its blocks
+        /// allocated, so a new store takes this much, and a store up to twice
+        /// its data (after a doubling). Small by default for that reason.
+        public var mapSize: Int = 1 << 20
         /// The map never grows past this; a write that needs more fails with
         /// `LMDBError.mapFull`.
         public var maxMapSize: Int = 256 << 30

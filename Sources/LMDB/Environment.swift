@@ -8,8 +8,10 @@ import Foundation
 ///   this instance, or throws `LMDBError.alreadyOpen` if the configuration
 ///   differs (see `EnvironmentRegistry` for why).
 /// - Always opened with `MDB_NOTLS` (read transactions are not tied to
-///   threads, so Swift tasks may use them) and never with `MDB_WRITEMAP`.
-///   Durable by default: a write returns after its commit reached the disk.
+///   threads, so Swift tasks may use them), and read-write with
+///   `MDB_WRITEMAP`, its file as large as the map and fully allocated (see
+///   `Options.mapSize`). Durable by default: a write returns after its
+///   commit reached the disk.
 /// - Transactions exist only inside `read` and `write` closures.
 /// - Closed when the last reference goes; never usable in a forked child.
 public final class Environment: Sendable {
@@ -53,30 +55,76 @@ public final class Environment: Sendable {
 
     /// Opens every named database in one transaction; the handles then stay
     /// valid until the environment closes.
+    ///
+    /// On a disk too full for the map's blocks (`ENOSPC`), databases that
+    /// exist are opened in a read-only transaction, which needs no space, so
+    /// a full disk still lets a store be read; a missing one fails the open
+    /// with that `ENOSPC`.
     private static func openDatabases(_ names: Set<String>, in handle: EnvironmentHandle) throws -> [String: Database] {
-        let readOnly = handle.options.readOnly
-        var txn: OpaquePointer?
-        var rc = mdb_txn_begin(handle.pointer, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &txn)
+        if handle.options.readOnly { return try openDatabases(names, in: handle, writing: false) }
+        do {
+            return try openDatabases(names, in: handle, writing: true)
+        } catch let full where full.code == ENOSPC {
+            do {
+                return try openDatabases(names, in: handle, writing: false)
+            } catch LMDBError.notFound {
+                throw full
+            }
+        }
+    }
+
+    /// Opens `names` in a write transaction that creates the missing ones,
+    /// or in a read-only one.
+    private static func openDatabases(
+        _ names: Set<String>, in handle: EnvironmentHandle, writing: Bool
+    ) throws(LMDBError) -> [String: Database] {
         // Another process grew the map past this one's since mdb_env_open
         // sized it (while this one waited for the write lock): adopt the
-        // committed size and begin again. Each retry needs another growth.
-        for _ in 0..<8 where rc == MDB_MAP_RESIZED {
-            try handle.adoptResizedMap()
-            rc = mdb_txn_begin(handle.pointer, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &txn)
+        // committed size and begin again. Each retry needs another growth,
+        // or another shrink to what a nearly full disk has room for.
+        for _ in 0..<8 {
+            switch try handle.withWriteAccess({ () throws(LMDBError) in try attemptOpening(names, in: handle, writing: writing) }) {
+            case .opened(let databases): return databases
+            case .mapResized: try handle.adoptResizedMap()
+            case .diskNearlyFull(let fitting): try handle.shrinkMap(to: fitting)
+            }
         }
+        throw LMDBError(code: MDB_MAP_RESIZED, context: "mdb_txn_begin(open) in '\(handle.path)'")
+    }
+
+    private enum Opening {
+        case opened([String: Database])
+        case mapResized
+        case diskNearlyFull(Int)
+    }
+
+    /// One try of `openDatabases`; requires `handle.withWriteAccess`.
+    private static func attemptOpening(
+        _ names: Set<String>, in handle: EnvironmentHandle, writing: Bool
+    ) throws(LMDBError) -> Opening {
+        var txn: OpaquePointer?
+        let rc = mdb_txn_begin(handle.pointer, nil, writing ? 0 : UInt32(MDB_RDONLY), &txn)
+        if rc == MDB_MAP_RESIZED { return .mapResized }
         try check(rc, "mdb_txn_begin(open)")
         var opened: [String: Database] = [:]
-        for name in names.sorted() {
-            var dbi = MDB_dbi()
-            let rc = mdb_dbi_open(txn, name, readOnly ? 0 : UInt32(MDB_CREATE), &dbi)
-            guard rc == MDB_SUCCESS else {
+        do throws(LMDBError) {
+            if writing, let fitting = try handle.reserveMap() {
                 mdb_txn_abort(txn)
-                throw LMDBError(code: rc, context: "mdb_dbi_open '\(name)' in '\(handle.path)'")
+                return .diskNearlyFull(fitting)
             }
-            opened[name] = Database(name: name, dbi: dbi, environmentID: handle.id)
+            for name in names.sorted() {
+                var dbi = MDB_dbi()
+                let rc = mdb_dbi_open(txn, name, writing ? UInt32(MDB_CREATE) : 0, &dbi)
+                try check(rc, "mdb_dbi_open '\(name)' in '\(handle.path)'")
+                opened[name] = Database(name: name, dbi: dbi, environmentID: handle.id)
+            }
+        } catch {
+            mdb_txn_abort(txn)
+            throw error
         }
+        // mdb_txn_commit frees the transaction even when it fails.
         try check(mdb_txn_commit(txn), "mdb_txn_commit(open)")
-        return opened
+        return .opened(opened)
     }
 
     /// The handle of a database declared at open.
@@ -112,8 +160,9 @@ public final class Environment: Sendable {
     ///
     /// - Commits when `body` returns and aborts when it throws.
     /// - `body` may run more than once: when the map fills it is aborted, the
-    ///   map grows, and it runs again. Return what you need rather than
-    ///   changing captured state.
+    ///   map grows, and it runs again; and when another write of its group
+    ///   throws, it runs again without that one. Return what you need rather
+    ///   than changing captured state.
     /// - Writes queued together may share one durable commit; each still
     ///   commits or aborts on its own.
     /// - Throws: `LMDBError.nestedWrite` when called inside a transaction of

@@ -17,11 +17,15 @@ package final class EnvironmentHandle: @unchecked Sendable {
     // used from any thread with MDB_NOTLS; map resizing, the one operation
     // that is not thread-safe, runs only under `gate` held exclusive.
     // `idleReads` is thread-safe itself. Every other stored property is an
-    // immutable value.
+    // immutable value or Sendable.
     package let pointer: OpaquePointer
     let gate = ResizeGate()
     /// Reset read transactions waiting to be renewed.
     let idleReads: ReadTransactionPool
+    /// `data.mdb`'s cross-process resize lock and preallocation; nil for a
+    /// read-only environment, which maps the file read-only and never
+    /// truncates it.
+    private let mapFile: MapFile?
     package let path: String
     let options: Environment.Options
     let fileID: FileID
@@ -35,23 +39,39 @@ package final class EnvironmentHandle: @unchecked Sendable {
     private let isRegistered = Atomic<Bool>(false)
 
     /// Creates and opens the handle; closes it again if any step fails.
+    ///
+    /// A read-write environment is opened with `MDB_WRITEMAP` (write
+    /// transactions write into the map, and liblmdb keeps no page buffers of
+    /// its own that could carry deleted bytes into the file; see
+    /// `Environment.scrub`), under `MapFile`'s exclusive lock, with a map no
+    /// smaller than the file: liblmdb truncates the file to the map's size,
+    /// and another process may map all of it.
     init(path: String, fileID: FileID, maxDatabases: Int, options: Environment.Options, id: Int) throws(LMDBError) {
+        let mapFile = options.readOnly ? nil : try MapFile(directory: path, mode: mode_t(options.fileMode))
         var env: OpaquePointer?
         try check(mdb_env_create(&env), "mdb_env_create")
         guard let env else { throw LMDBError(code: ENOMEM, context: "mdb_env_create") }
         do {
             try check(mdb_env_set_maxdbs(env, MDB_dbi(max(maxDatabases, 1))), "mdb_env_set_maxdbs")
             try check(mdb_env_set_maxreaders(env, UInt32(options.maxReaders)), "mdb_env_set_maxreaders")
-            try check(mdb_env_set_mapsize(env, options.mapSize), "mdb_env_set_mapsize")
-            // Never MDB_WRITEMAP: it turns a full disk into SIGBUS.
             var flags = UInt32(MDB_NOTLS) | options.durability.flags
-            if options.readOnly { flags |= UInt32(MDB_RDONLY) }
-            try check(mdb_env_open(env, path, flags, mode_t(options.fileMode)), "mdb_env_open '\(path)'")
+            if let mapFile {
+                flags |= UInt32(MDB_WRITEMAP)
+                try mapFile.withExclusive { () throws(LMDBError) in
+                    try check(mdb_env_set_mapsize(env, max(options.mapSize, try mapFile.size())), "mdb_env_set_mapsize")
+                    try check(mdb_env_open(env, path, flags, mode_t(options.fileMode)), "mdb_env_open '\(path)'")
+                }
+            } else {
+                flags |= UInt32(MDB_RDONLY)
+                try check(mdb_env_set_mapsize(env, options.mapSize), "mdb_env_set_mapsize")
+                try check(mdb_env_open(env, path, flags, mode_t(options.fileMode)), "mdb_env_open '\(path)'")
+            }
         } catch {
             mdb_env_close(env)
             throw error
         }
         self.pointer = env
+        self.mapFile = mapFile
         self.path = path
         self.fileID = fileID
         self.options = options
@@ -101,29 +121,97 @@ package final class EnvironmentHandle: @unchecked Sendable {
         return info
     }
 
-    /// Doubles the map, up to `maxMapSize`, while no transaction is live.
+    /// Doubles the map, up to `maxMapSize`, while no transaction is live in
+    /// this process and no write transaction in any; never to less than the
+    /// file, which another process's map may span.
+    ///
+    /// The new part of the map gets its disk blocks in the next write
+    /// transaction (`reserveMap`), before anything is written there.
     ///
     /// - Precondition: called on the writer thread with no transaction open.
     func growMap() throws(LMDBError) {
-        try gate.withExclusive { () throws(LMDBError) in
-            var info = MDB_envinfo()
-            _ = mdb_env_info(pointer, &info)
-            let current = info.me_mapsize
+        try withResizeExclusion { () throws(LMDBError) in
+            let current = mapSize
             guard current < options.maxMapSize else {
                 throw LMDBError(code: MDB_MAP_FULL, context: "map of \(current) bytes is at maxMapSize")
             }
-            let grown = min(current * 2, options.maxMapSize)
+            let grown = max(min(current * 2, options.maxMapSize), try mapFile?.size() ?? 0)
             try check(mdb_env_set_mapsize(pointer, grown), "mdb_env_set_mapsize(\(grown))")
         }
     }
 
     /// Adopts the larger map another process committed (`MDB_MAP_RESIZED`).
     ///
+    /// A read-write environment takes the file's size, which is the largest
+    /// map of the processes that have it open (liblmdb's own choice, the
+    /// size the last commit recorded, could cut the file under a process
+    /// that has grown its map and not committed yet). liblmdb raises it to
+    /// the committed snapshot's extent if needed.
+    ///
     /// - Precondition: the calling thread holds no transaction of this
     ///   environment.
     func adoptResizedMap() throws(LMDBError) {
+        try withResizeExclusion { () throws(LMDBError) in
+            guard let mapFile else {
+                try check(mdb_env_set_mapsize(pointer, 0), "mdb_env_set_mapsize(0)")
+                return
+            }
+            let adopted = max(mapSize, try mapFile.size())
+            try check(mdb_env_set_mapsize(pointer, adopted), "mdb_env_set_mapsize(\(adopted))")
+        }
+    }
+
+    /// The map's size in bytes (`me_mapsize`).
+    private var mapSize: Int {
+        var info = MDB_envinfo()
+        _ = mdb_env_info(pointer, &info)
+        return info.me_mapsize
+    }
+
+    /// Runs `body` with no transaction live in this process and, for a
+    /// read-write environment, no write transaction or resize in any.
+    private func withResizeExclusion(_ body: () throws(LMDBError) -> Void) throws(LMDBError) {
         try gate.withExclusive { () throws(LMDBError) in
-            try check(mdb_env_set_mapsize(pointer, 0), "mdb_env_set_mapsize(0)")
+            guard let mapFile else { return try body() }
+            try mapFile.withExclusive(body)
+        }
+    }
+
+    /// Runs `body`, which begins and ends a write transaction, with the gate
+    /// held shared and, for a read-write environment, `MapFile`'s lock
+    /// shared: no process resizes its map, and so cuts the file, meanwhile.
+    func withWriteAccess<R>(_ body: () throws(LMDBError) -> R) throws(LMDBError) -> R {
+        try gate.withShared { () throws(LMDBError) -> R in
+            guard let mapFile else { return try body() }
+            return try mapFile.withShared(body)
+        }
+    }
+
+    /// Gives every byte of the map a disk block, so that a write into the
+    /// map cannot meet a full disk (which would be `SIGBUS`).
+    ///
+    /// - Precondition: inside `withWriteAccess`, in a write transaction
+    ///   that has not changed anything yet.
+    /// - Returns: nil when the map has its blocks; otherwise the smaller
+    ///   size the disk had room for: abort, `shrinkMap(to:)` it, and try
+    ///   again.
+    /// - Throws: `ENOSPC` when the disk has no room for more of the map;
+    ///   the caller aborts, and has written nothing.
+    func reserveMap() throws(LMDBError) -> Int? {
+        try mapFile?.reserve(mapSize)
+    }
+
+    /// Shrinks the map, and so the file, to `size` bytes, which have disk
+    /// blocks: what `reserveMap` found room for on a full disk. liblmdb
+    /// keeps it no smaller than the committed snapshot. Another process
+    /// with a larger map finds the file shorter than its map at its next
+    /// write, and allocates or shrinks in turn.
+    ///
+    /// - Precondition: called with no transaction of this environment open
+    ///   on the calling thread.
+    func shrinkMap(to size: Int) throws(LMDBError) {
+        try withResizeExclusion { () throws(LMDBError) in
+            try check(mdb_env_set_mapsize(pointer, size), "mdb_env_set_mapsize(\(size))")
         }
     }
 

@@ -3,7 +3,7 @@ import CLMDB
 /// The reader table, as `mdb_reader_list` prints it, reduced to what
 /// `Environment.scrub` needs: the oldest snapshot a live reader holds.
 ///
-/// `mdb_reader_list` (liblmdb 0.9.24) hands its callback one line at a time:
+/// `mdb_reader_list` (liblmdb 0.9.24 to 0.9.36) hands its callback one line at a time:
 /// - `(no reader locks)` when the environment has no lock file
 ///   (`MDB_NOLOCK`): readers cannot be known, so scrub refuses;
 /// - `(no active readers)` when no slot is taken;

@@ -1,7 +1,8 @@
 /// One submitted write: a closure for the writer thread and a way to answer.
 ///
-/// `body` may run more than once (after map growth) and its result is kept
-/// only from the run that commits. `finish` is called exactly once, after
+/// `body` may run more than once (after map growth, or after another
+/// request of its group threw) and its result is kept only from the run
+/// that commits. `finish` is called exactly once, after
 /// the commit, or with the error that stopped it.
 package struct WriteRequest: Sendable {
     let body: @Sendable (borrowing WriteTransaction) throws -> Void

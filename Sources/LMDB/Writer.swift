@@ -9,9 +9,10 @@ import Synchronization
 /// LMDB ties a write transaction to the OS thread that began it, and a
 /// second write on a thread that holds one deadlocks. Funnelling writes
 /// through one thread makes both impossible, and lets the writer commit
-/// several queued writes together (group commit): each runs in its own
-/// nested transaction, so one failing closure does not undo the others,
-/// and the batch pays for one durable commit instead of one each.
+/// several queued writes together (group commit): they run one after the
+/// other in one transaction, and the batch pays for one durable commit
+/// instead of one each. A closure that throws does not undo the others:
+/// the transaction is aborted and the others run again without it.
 final class Writer: @unchecked Sendable {
     // @unchecked Sendable: `queue` is guarded by its lock and `threadID` is
     // atomic; `failureRecord` is touched only on the writer thread.
@@ -170,93 +171,99 @@ final class Writer: @unchecked Sendable {
     /// Runs `batch` in one durable commit, growing the map and re-running
     /// when it fills. Returns each request's answer, nil where its write
     /// committed; the caller delivers them.
+    ///
+    /// All requests run in one transaction (MDB_WRITEMAP allows no nested
+    /// ones). When one throws, the transaction is aborted, that request is
+    /// answered with its error, and the others run again without it in a
+    /// new transaction; so each commits exactly once or not at all, and a
+    /// failing one writes nothing.
     private func commit(_ batch: [WriteRequest]) -> [(any Error)?] {
-        while true {
-            let outcome = environment.gate.withShared { attempt(batch) }
+        var answers = [(any Error)?](repeating: nil, count: batch.count)
+        // The requests still to commit, as indices into `batch`.
+        var run = Array(batch.indices)
+        while !run.isEmpty {
+            let outcome: Outcome
+            do {
+                outcome = try environment.withWriteAccess { attempt(run.map { batch[$0] }) }
+            } catch {
+                outcome = .failed(error)
+            }
             do {
                 switch outcome {
-                case .answered(let errors):
-                    return errors
+                case .committed:
+                    run = []
+                case .requestFailed(let position, let error):
+                    answers[run[position]] = error
+                    run.remove(at: position)
                 case .failed(let error):
-                    return Array(repeating: error, count: batch.count)
+                    throw error
                 case .mapFull:
                     try environment.growMap()
                 case .mapResized:
                     try environment.adoptResizedMap()
+                case .diskNearlyFull(let fitting):
+                    try environment.shrinkMap(to: fitting)
                 }
             } catch {
-                return Array(repeating: error, count: batch.count)
+                for index in run { answers[index] = error }
+                run = []
             }
         }
+        return answers
     }
 
     private enum Outcome {
-        /// Finished; one entry per request, nil where its write committed.
-        case answered([(any Error)?])
+        /// Every request of the attempt committed.
+        case committed
+        /// The request at this position threw, or caught `MDB_TXN_FULL`;
+        /// nothing was committed.
+        case requestFailed(Int, any Error)
+        /// Every request of the attempt fails with this error.
         case failed(any Error)
         case mapFull
         case mapResized
+        /// The disk had room for a map of only this many bytes.
+        case diskNearlyFull(Int)
     }
 
-    /// One try at `batch`. Requires the gate held shared.
-    private func attempt(_ batch: [WriteRequest]) -> Outcome {
-        var parent: OpaquePointer?
-        let rc = mdb_txn_begin(environment.pointer, nil, 0, &parent)
+    /// One try at `requests`, in one transaction. Requires
+    /// `environment.withWriteAccess`.
+    private func attempt(_ requests: [WriteRequest]) -> Outcome {
+        var txn: OpaquePointer?
+        let rc = mdb_txn_begin(environment.pointer, nil, 0, &txn)
         if rc == MDB_MAP_RESIZED { return .mapResized }
-        guard rc == MDB_SUCCESS, let parent else { return .failed(LMDBError(code: rc, context: "mdb_txn_begin(write)")) }
+        guard rc == MDB_SUCCESS, let txn else { return .failed(LMDBError(code: rc, context: "mdb_txn_begin(write)")) }
+        do {
+            if let fitting = try environment.reserveMap() {
+                mdb_txn_abort(txn)
+                return .diskNearlyFull(fitting)
+            }
+        } catch {
+            mdb_txn_abort(txn)
+            return .failed(error)
+        }
         failureRecord.pointee = 0
-        var errors: [(any Error)?] = []
-        errors.reserveCapacity(batch.count)
-        if batch.count == 1 {
+        for (position, request) in requests.enumerated() {
+            var thrown: (any Error)?
             do {
-                try batch[0].body(transaction(parent))
-                errors.append(nil)
+                try request.body(transaction(txn))
             } catch {
-                mdb_txn_abort(parent)
-                return failureRecord.pointee == MDB_MAP_FULL ? .mapFull : .answered([error])
+                thrown = error
             }
-        } else {
-            for request in batch {
-                switch runNested(request, in: parent) {
-                case .success: errors.append(nil)
-                case .failure(let error):
-                    if failureRecord.pointee == MDB_MAP_FULL {
-                        mdb_txn_abort(parent)
-                        return .mapFull
-                    }
-                    failureRecord.pointee = 0
-                    errors.append(error)
-                }
-            }
+            // A closure may catch MAP_FULL or TXN_FULL and return: the
+            // transaction is dead all the same.
+            let failure = failureRecord.pointee
+            guard thrown != nil || failure != 0 else { continue }
+            mdb_txn_abort(txn)
+            if failure == MDB_MAP_FULL { return .mapFull }
+            let error = thrown ?? LMDBError(code: failure, context: "a write transaction")
+            return .requestFailed(position, error)
         }
         // mdb_txn_commit frees the transaction even when it fails.
-        let committed = mdb_txn_commit(parent)
-        if committed == MDB_MAP_FULL || failureRecord.pointee == MDB_MAP_FULL { return .mapFull }
-        if committed != MDB_SUCCESS {
-            // A closure that caught MDB_TXN_FULL leaves only MDB_BAD_TXN here.
-            let cause = failureRecord.pointee != 0 ? failureRecord.pointee : committed
-            return .failed(LMDBError(code: cause, context: "mdb_txn_commit"))
-        }
-        return .answered(errors)
-    }
-
-    /// Runs one request of a group in a nested transaction of `parent`.
-    private func runNested(_ request: WriteRequest, in parent: OpaquePointer) -> Result<Void, any Error> {
-        var child: OpaquePointer?
-        let rc = mdb_txn_begin(environment.pointer, parent, 0, &child)
-        guard rc == MDB_SUCCESS, let child else {
-            return .failure(LMDBError(code: rc, context: "mdb_txn_begin(nested)"))
-        }
-        do {
-            try request.body(transaction(child))
-        } catch {
-            mdb_txn_abort(child)
-            return .failure(error)
-        }
-        let committed = mdb_txn_commit(child)
-        if committed == MDB_MAP_FULL || committed == MDB_TXN_FULL { failureRecord.pointee = committed }
-        if committed != MDB_SUCCESS { return .failure(LMDBError(code: committed, context: "mdb_txn_commit(nested)")) }
-        return .success(())
+        let committed = mdb_txn_commit(txn)
+        if committed == MDB_MAP_FULL { return .mapFull }
+        if committed != MDB_SUCCESS { return .failed(LMDBError(code: committed, context: "mdb_txn_commit")) }
+        return .committed
     }
 
     private func transaction(_ pointer: OpaquePointer) -> WriteTransaction {

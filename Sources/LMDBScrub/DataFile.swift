@@ -7,9 +7,10 @@ import LMDB
 ///
 /// Its own descriptor, opened `O_RDWR | O_CLOEXEC` and closed when the value
 /// goes. Closing it drops no lock of LMDB's, which takes POSIX locks on
-/// `lock.mdb` only. LMDB maps `data.mdb` read-only and `MAP_SHARED` (never
-/// `MDB_WRITEMAP` here) and itself writes with `pwrite`, so on Linux the map,
-/// LMDB's writes and these all go through the one page cache.
+/// `lock.mdb` only, nor the wrapper's `flock` on its own descriptor of
+/// `data.mdb`. LMDB maps `data.mdb` `MAP_SHARED` (writable, `MDB_WRITEMAP`)
+/// and writes into the map, so on Linux the map and these writes go through
+/// the one page cache.
 struct DataFile: ~Copyable {
     let path: String
     private let descriptor: Int32
@@ -66,6 +67,52 @@ struct DataFile: ~Copyable {
                 code: MDB_CORRUPTED,
                 context: "'\(path)' ends at \(offset + count), inside a page in use (\(offset)..<\(offset + buffer.count))")
         }
+    }
+
+    /// The first stretch of the file at or after `offset` that the file
+    /// system stores as data (`SEEK_DATA`, then `SEEK_HOLE`); nil when only
+    /// a hole, which reads as zeros, follows. A file system without holes
+    /// reports the whole rest of the file.
+    func data(from offset: Int) throws(LMDBError) -> Range<Int>? {
+        // Linux's values (every architecture); Glibc exports them only
+        // with _GNU_SOURCE.
+        let seekData: Int32 = 3, seekHole: Int32 = 4
+        let start = lseek(descriptor, off_t(offset), seekData)
+        if start < 0 {
+            if errno == ENXIO { return nil }
+            throw LMDBError(code: errno, context: "lseek(SEEK_DATA) '\(path)' at \(offset)")
+        }
+        let end = lseek(descriptor, start, seekHole)
+        guard end >= 0 else { throw LMDBError(code: errno, context: "lseek(SEEK_HOLE) '\(path)' at \(start)") }
+        return Int(start)..<Int(end)
+    }
+
+    /// Lends `body` the bytes of `range` of the file, mapped read-only with
+    /// readahead off, and unmaps them afterwards.
+    ///
+    /// For the never-written tail of the file: `pread` would read ahead, and
+    /// pages read ahead into the page cache count as data for `data(from:)`,
+    /// so the next stretch would be read too, and so on to the end of the
+    /// file. A fault in a mapping marked random reads its page only.
+    ///
+    /// - Precondition: `range` lies inside the file, which nobody truncates
+    ///   meanwhile (scrub runs in a write transaction, which holds the
+    ///   wrapper's map lock).
+    func withMappedBytes<R>(
+        _ range: Range<Int>, _ body: (UnsafeRawBufferPointer) throws(LMDBError) -> R
+    ) throws(LMDBError) -> R {
+        // mmap maps from a multiple of the OS page size, which may be larger
+        // than LMDB's.
+        let lead = range.lowerBound % Int(sysconf(Int32(_SC_PAGESIZE)))
+        let length = lead + range.count
+        guard let start = mmap(nil, length, PROT_READ, MAP_SHARED, descriptor, off_t(range.lowerBound - lead)),
+            start != MAP_FAILED
+        else {
+            throw LMDBError(code: errno, context: "mmap '\(path)' at \(range.lowerBound)")
+        }
+        defer { munmap(start, length) }
+        _ = posix_madvise(start, length, POSIX_MADV_RANDOM)
+        return try body(UnsafeRawBufferPointer(start: start + lead, count: range.count))
     }
 
     /// Writes `count` zero bytes at `offset`, from `zeros` (all zero, not

@@ -13,16 +13,13 @@ extension Environment {
     /// - free pages, whole, that no live snapshot can read;
     /// - in each branch and leaf page, the gap between the node pointers and
     ///   the nodes (a deleted node's neighbours move and leave old bytes
-    ///   there, and LMDB copies only the used parts of a page into a
-    ///   recycled buffer that still holds another page) and the padding byte
-    ///   after an odd-sized node;
+    ///   there, and LMDB copies only the used parts of a page into the page
+    ///   it reuses) and the padding byte after an odd-sized node;
     /// - on overflow pages, the bytes after the end of each value;
     /// - the unused end of each free-list record;
     /// - pages past the last page of the committed snapshot, left by
-    ///   transactions that never committed;
-    /// - the page buffers liblmdb keeps in this process for reuse by later
-    ///   write transactions, which it does not clear: without this, the next
-    ///   commit would write deleted bytes into the gaps of its pages again.
+    ///   transactions that never committed (with `MDB_WRITEMAP` an aborted
+    ///   transaction's pages stay in the file).
     ///
     /// **Guarantee.** When scrub returns, every byte of `data.mdb` is zero, a
     /// byte the last committed snapshot uses (meta pages, page headers, node
@@ -31,7 +28,9 @@ extension Environment {
     /// it (`ScrubReport.freePagesDeferred`). So a value deleted or overwritten
     /// by a commit before the scrub, and read by no live snapshot, exists
     /// nowhere in `data.mdb`; the zeros are on disk (`fdatasync`), and later
-    /// commits by this process do not bring it back.
+    /// commits, by any process that opened the environment through this
+    /// module, do not bring it back: with `MDB_WRITEMAP` a commit writes
+    /// the map's own pages, and changes only the bytes it uses.
     ///
     /// **When it holds.**
     /// - Scrub runs as a write on the writer thread, alone in its
@@ -44,9 +43,15 @@ extension Environment {
     /// - Before writing, it syncs `data.mdb`, so LMDB can no longer fall back
     ///   to the older meta page, whose snapshot uses pages the last commit
     ///   freed (which `Durability.noMetaSync` would otherwise allow).
-    /// - Page buffers are cleared in this process only: another process that
-    ///   wrote or deleted the values must scrub, or close the environment,
-    ///   before its next commit.
+    /// - One exception, of single bytes: a page split that is not an append
+    ///   builds half a page in a heap buffer liblmdb reuses, and the padding
+    ///   byte after an odd-sized node there is never written; it can carry a
+    ///   byte of an inline value from a page the same process split before.
+    ///   Values on overflow pages or in databases written in key order are
+    ///   never in such a buffer (docs/LMDB.md, "MDB_WRITEMAP").
+    /// - A process that opened the environment without `MDB_WRITEMAP` (a
+    ///   program other than this module) and wrote or deleted the values
+    ///   keeps them in recycled page buffers until it closes it.
     /// - It does not cover copies outside `data.mdb`: blocks a file system
     ///   freed or moved (earlier unlinked files, copy-on-write file systems
     ///   and their snapshots, journals), blocks an SSD remapped by wear
@@ -67,14 +72,15 @@ extension Environment {
     ///   page up to the last is a meta page, a tree page or a free page,
     ///   once; else `LMDBError.corrupted`;
     /// - no database has `MDB_DUPSORT`, whose sub-pages scrub does not walk
-    ///   (`LMDBError.incompatible`);
-    /// - liblmdb's private `MDB_env` is laid out as in 0.9.24, which the page
-    ///   buffer list is found by (`LMDBError.versionMismatch`).
+    ///   (`LMDBError.incompatible`).
     ///
-    /// **Cost.** O(pages in the file): each tree page is read once with
-    /// `pread` (of an overflow run, only its header and tail), and so is each
-    /// free page and page past the last; memory is one bit per page, 1 MiB,
-    /// and 16 bytes per range to zero. Only bytes not already zero are
+    /// **Cost.** O(pages in use): each tree page is read once with `pread`
+    /// (of an overflow run, only its header and tail), and so is each free
+    /// page. Past the last page the file (as large as the map) is read only
+    /// where the file system holds data (`SEEK_DATA`): pages uncommitted
+    /// transactions wrote, and what readahead of the map brought in; a file
+    /// system without holes makes that O(map). Memory is one bit per page,
+    /// 1 MiB, and 16 bytes per range to zero. Only bytes not already zero are
     /// written, followed by two `fdatasync`s; a scrub that finds nothing
     /// writes and syncs nothing. Every write, in this process and in others,
     /// waits for it.
@@ -133,14 +139,11 @@ extension Environment {
         }
         let meta = try MetaPage.newest(in: file, pageSize: pageSize, context: context)
         try checkSnapshot(meta, of: handle, in: txn, context: context)
-        let buffers = try RecycledPageBuffers(
-            environment: handle.pointer, transaction: txn, pageSize: pageSize, context: context)
         _ = try handle.clearStaleReaders()
         let readers = try ReaderTable.read(handle.pointer, context: context)
         let walk = PageWalk(
             meta: meta, fileSize: try file.size(), oldestReaderSnapshot: readers.oldestSnapshot, context: context)
-        var plan = try walk.run(file)
-        plan.report.pageBuffersCleared = buffers.clear()
+        let plan = try walk.run(file)
         if !plan.ranges.isEmpty {
             try file.synchronize()
             try plan.apply(to: file)

@@ -1,6 +1,7 @@
 import LMDB
-/// LMDB 0.9's on-disk page format, as `mdb.c` of liblmdb 0.9.24 defines it,
-/// reduced to what `Environment.scrub` reads.
+/// LMDB 0.9's on-disk page format, as `mdb.c` of liblmdb 0.9.x defines it
+/// (the same from 0.9.24 to 0.9.36), reduced to what `Environment.scrub`
+/// reads.
 ///
 /// The format is private to liblmdb; scrub relies on it only after checking,
 /// at run time, that the library is 0.9 on a 64-bit little-endian host and

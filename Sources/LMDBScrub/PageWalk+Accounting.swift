@@ -57,19 +57,36 @@ extension PageWalk {
     }
 
     /// Plans zeros for every page past `mm_last_pg` that holds a nonzero byte.
+    ///
+    /// The file is as large as the map (`MDB_WRITEMAP`), most of it past
+    /// `mm_last_pg` and never written, so only the parts the file system
+    /// reports as data are read (`SEEK_DATA`): a hole reads as zeros. Pages
+    /// past the end that a transaction wrote and never committed, and that
+    /// an earlier scrub overwrote with zeros, stay data and are read by
+    /// every scrub; they are few, and end where uncommitted writes ever
+    /// reached. On a file system that reports no holes, the whole rest of the
+    /// file is read.
     mutating func planPagesPastTheEnd(_ file: borrowing DataFile) throws(LMDBError) {
+        /// Bytes mapped at a time.
+        let window = 8 << 20
         var offset = (Int(meta.lastPage) + 1) * pageSize
-        while offset < fileSize {
-            let read = try file.read(into: chunk, at: offset)
-            guard read > 0 else { break }
-            for start in stride(from: 0, to: read, by: pageSize) {
-                let bytes = UnsafeRawBufferPointer(rebasing: chunk[start..<min(read, start + pageSize)])
-                if PageLayout.nonzeroSpan(bytes) != nil {
-                    plan.zero(offset + start..<offset + start + bytes.count)
-                    plan.report.unallocatedPagesZeroed += 1
+        while offset < fileSize, let data = try file.data(from: offset) {
+            var position = max(offset, data.lowerBound / pageSize * pageSize)
+            let end = min(fileSize, (data.upperBound + pageSize - 1) / pageSize * pageSize)
+            while position < end {
+                let mapped = position..<min(end, position + window)
+                try file.withMappedBytes(mapped) { (bytes) throws(LMDBError) in
+                    for start in stride(from: 0, to: bytes.count, by: pageSize) {
+                        let page = UnsafeRawBufferPointer(rebasing: bytes[start..<min(bytes.count, start + pageSize)])
+                        if PageLayout.nonzeroSpan(page) != nil {
+                            plan.zero(mapped.lowerBound + start..<mapped.lowerBound + start + page.count)
+                            plan.report.unallocatedPagesZeroed += 1
+                        }
+                    }
                 }
+                position = mapped.upperBound
             }
-            offset += read
+            offset = end
         }
     }
 }

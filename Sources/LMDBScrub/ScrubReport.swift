@@ -22,10 +22,6 @@ public struct ScrubReport: Sendable, Hashable {
     /// Pages past the last page of the committed snapshot, written by a
     /// transaction that never committed, that were overwritten.
     public internal(set) var unallocatedPagesZeroed = 0
-    /// Page buffers liblmdb keeps in this process for later write
-    /// transactions, overwritten so that no later commit carries the bytes
-    /// they held back into the file.
-    public internal(set) var pageBuffersCleared = 0
     /// Pages of the committed snapshot's trees that scrub visited: branch,
     /// leaf and overflow pages of every database, the free list's own
     /// tree included.

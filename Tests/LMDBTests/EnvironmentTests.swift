@@ -5,13 +5,23 @@ import Testing
 @testable import LMDB
 
 @Suite(.timeLimit(.minutes(5))) struct EnvironmentTests {
-    @Test func opensWithNoTLSAndWithoutWriteMapAndDurableByDefault() throws {
+    @Test func opensWithNoTLSAndWriteMapAndDurableByDefault() throws {
         let dir = TemporaryDirectory()
         let env = try Environment.open(at: dir.path, databases: ["data"])
         #expect(env.flags & UInt32(MDB_NOTLS) != 0)
-        #expect(env.flags & UInt32(MDB_WRITEMAP) == 0)
+        #expect(env.flags & UInt32(MDB_WRITEMAP) != 0)
         #expect(env.flags & UInt32(MDB_NOSYNC | MDB_NOMETASYNC) == 0)
         #expect(Environment.Options().durability == .full)
+    }
+
+    @Test func opensReadOnlyWithoutWriteMap() throws {
+        let dir = TemporaryDirectory()
+        _ = try Environment.open(at: dir.path, databases: ["data"])
+        var options = Environment.Options()
+        options.readOnly = true
+        let env = try Environment.open(at: dir.path, databases: ["data"], options: options)
+        #expect(env.flags & UInt32(MDB_WRITEMAP) == 0)
+        #expect(env.flags & UInt32(MDB_RDONLY) != 0)
     }
 
     @Test func appliesMapSizeAndReaderLimits() throws {
