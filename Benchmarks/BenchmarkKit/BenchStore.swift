@@ -36,8 +36,9 @@ protocol BenchStore: AnyObject {
 }
 
 extension BenchStore {
-    /// The embedded stores write from this process: `wchar` of
-    /// `/proc/self/io` (`cb_write_bytes`).
+    /// The embedded stores write from this process: `write_bytes` of
+    /// `/proc/self/io` (`cb_write_bytes`), which counts writes through a
+    /// map as well as write(2).
     func bytesWritten() throws -> Int { Int(cb_write_bytes()) }
 }
 

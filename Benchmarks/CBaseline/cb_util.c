@@ -114,7 +114,7 @@ static int64_t proc_field(const char *path, const char *format) {
     return found;
 }
 
-int64_t cb_write_bytes(void) { return proc_field("/proc/self/io", "wchar: %lld"); }
+int64_t cb_write_bytes(void) { return proc_field("/proc/self/io", "write_bytes: %lld"); }
 
 int64_t cb_rss_anon_kib(void) { return proc_field("/proc/self/status", "RssAnon: %lld kB"); }
 

@@ -14,6 +14,8 @@
 // which nothing was acknowledged (it checked nothing) or another failure, 2 usage.
 import CrashHarness
 import Foundation
+import LMDB
+import ShareLog
 
 func fail(_ message: String, status: Int32) -> Never {
     FileHandle.standardError.write(Data("sharelog-crash: \(message)\n".utf8))
@@ -76,12 +78,27 @@ func upgrade(_ arguments: ArraySlice<String>) throws -> Never {
     exit(report.passed ? 0 : 1)
 }
 
+/// `pin STORE`: holds a read snapshot of the store, opened read-only,
+/// until killed; says so once it holds it (the disk-full tests' pin).
+func pin(_ arguments: ArraySlice<String>) throws -> Never {
+    guard let path = arguments.first else { fail("pin: needs a store path", status: 2) }
+    var options = Environment.Options()
+    options.readOnly = true
+    let environment = try Environment.open(at: path, databases: ShareStore.databaseNames, options: options)
+    try environment.read { _ in
+        FileHandle.standardOutput.write(Data("the pinning reader holds its snapshot\n".utf8))
+        while true { pause() }
+    }
+    fail("pin: the read ended", status: 1)
+}
+
 let arguments = CommandLine.arguments.dropFirst()
 do {
     switch arguments.first {
     case "run": try run(arguments.dropFirst())
     case "writer": try writer(arguments.dropFirst())
     case "reader": exit(GrowthReader.main(Array(arguments.dropFirst())))
+    case "pin": try pin(arguments.dropFirst())
     case "upgrade": try upgrade(arguments.dropFirst())
     default: fail("usage: sharelog-crash run [options] | writer [options] | upgrade [options]\n\(CrashRunOptions.usage)\n\(UpgradeCrashOptions.usage)", status: 2)
     }

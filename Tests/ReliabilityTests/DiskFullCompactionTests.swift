@@ -72,9 +72,13 @@ struct DiskFullCompactionTests {
             // the compaction free from being reused, so the compaction's
             // pages must come from the full disk.
             let pin = SnapshotPin()
-            let swept = try SweptStore(on: fileSystem) { store in try pin.hold(store.environment) }
+            let swept = try SweptStore(on: fileSystem) { store in try pin.hold(store.path) }
             defer { pin.release() }
-            shares = swept.shares
+            // Live an hour, past the sweep: the map full, so the compaction's
+            // pages need it to grow onto the full disk (the LMDB module
+            // preallocates the map; `MapFiller`).
+            shares = swept.shares + (try MapFiller.fill(
+                swept.store, leaving: 8 << 10, firstIndex: Self.shareCount, ttl: .seconds(3600), now: Self.start))
             options = swept.options
             try fileSystem.fill(leaving: headroom)
 

@@ -16,7 +16,9 @@ import Testing
 /// The store lives on a 4 MiB tmpfs (`SmallFileSystem`; skipped with the
 /// reason where it cannot be mounted, failed when root cannot mount it); a
 /// filler file takes the rest of the space, so the sweep's own pages are
-/// what no longer fit. With no headroom the first batch fails; with room
+/// what no longer fit. The map is filled first (`MapFiller`): the LMDB
+/// module preallocates the map, so only a write that needs it to grow can
+/// meet the full disk. With no headroom the first batch fails; with room
 /// for a batch or so (12 pages of 4 KiB: in format 2 a batch of TTL ends
 /// touches only the ends of a few B-trees, a handful of pages, and a
 /// reader from before the sweep keeps batches from reusing each other's
@@ -46,8 +48,11 @@ struct DiskFullSweepTests {
                 shares.append(try KnownShare.create(
                     SampleCard.make(index: index), ttl: .seconds(60 + index), now: Self.start, in: store))
             }
+            // Live an hour, past the sweep: the map full, so the sweep's
+            // pages need it to grow onto the full disk.
+            shares += try MapFiller.fill(store, leaving: 8 << 10, firstIndex: Self.shareCount, ttl: .seconds(3600), now: Self.start)
             let pin = SnapshotPin()
-            try pin.hold(store.environment)
+            try pin.hold(store.path)
             defer { pin.release() }
             try fileSystem.fill(leaving: headroom)
             clock.set(Self.sweepTime.milliseconds)
@@ -80,9 +85,9 @@ struct DiskFullSweepTests {
     ) throws {
         try KnownShare.expect(shares, ended: ended, in: store, sourceLocation: sourceLocation)
         let stats = try store.stats(at: sweepTime)
-        #expect(stats.events == shareCount + ended.count, sourceLocation: sourceLocation)
+        #expect(stats.events == shares.count + ended.count, sourceLocation: sourceLocation)
         #expect(stats.expired == ended.count, sourceLocation: sourceLocation)
-        #expect(stats.live == shareCount - ended.count, sourceLocation: sourceLocation)
+        #expect(stats.live == shares.count - ended.count, sourceLocation: sourceLocation)
         #expect(stats.due == due - ended.count, sourceLocation: sourceLocation)
         #expect(stats.pendingRedactions == ended.count, sourceLocation: sourceLocation)
         let expiredInLog = try store.events(after: 0, limit: .max, maxBytes: .max).compactMap { logged -> RecordName? in

@@ -238,10 +238,11 @@ const char *cb_hiredis_version(void);
  * Returns 0, or an errno value. */
 int cb_fsync_directory(const char *directory);
 
-/* Bytes this process has handed to write calls so far (wchar of
- * /proc/self/io, all threads); -1 if unknown. Not write_bytes: the kernel
- * accounts a whole large folio for each 4 KiB page dirtied, which
- * overstates scattered page writes many times over. */
+/* Bytes this process has caused to be sent to storage (write_bytes of
+ * /proc/self/io, all threads); -1 if unknown. Not wchar: ShareLog writes
+ * through its map (MDB_WRITEMAP), which no write(2) call counts. The kernel
+ * accounts whole page-cache folios, so scattered 4 KiB page writes count as
+ * what writeback sends for their folios, which is more than 4 KiB each. */
 int64_t cb_write_bytes(void);
 
 /* RssAnon of this process from /proc/self/status, in KiB; -1 if unknown. */

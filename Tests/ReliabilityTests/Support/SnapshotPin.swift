@@ -1,40 +1,26 @@
-import Dispatch
 import Foundation
-import LMDB
-import Synchronization
 
-/// A read transaction held open on its own thread, as a long report or a
-/// slow reader would hold one: LMDB reuses no page freed after its snapshot
-/// until it ends.
-final class SnapshotPin: Sendable {
-    private let holding = DispatchSemaphore(value: 0)
-    private let releasing = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
-    private let held = Mutex(false)
+/// A read transaction held open by another process (`sharelog-crash pin`),
+/// as a long report or a slow reader would hold one: LMDB reuses no page
+/// freed after its snapshot until it ends.
+///
+/// Another process, not a thread of this one: a reader in this process
+/// would also keep this process's LMDB module from growing the map (growth
+/// waits for every read here to end), and the disk-full tests need the
+/// growth to happen and meet the full disk.
+final class SnapshotPin {
+    private var child: ChildProcess?
 
-    /// The reader did not start within its deadline.
-    struct NotHeld: Error, CustomStringConvertible {
-        var description: String { "the pinning read transaction did not start within 60 seconds" }
+    /// Starts the read on the store at `path` and returns once it holds its snapshot.
+    func hold(_ path: String) throws {
+        let child = try ChildProcess(ExternalCommand.built("sharelog-crash"), ["pin", path])
+        self.child = child
+        _ = try child.nextLine(until: "the pinning reader holds its snapshot")
     }
 
-    /// Starts the read and returns once it holds its snapshot.
-    func hold(_ environment: Environment) throws {
-        held.withLock { $0 = true }
-        Thread { [self] in
-            _ = try? environment.read { _ in
-                holding.signal()
-                // Bounded, so a test that fails before releasing cannot hang.
-                _ = releasing.wait(timeout: .now() + 240)
-            }
-            finished.signal()
-        }.start()
-        guard holding.wait(timeout: .now() + 60) == .success else { throw NotHeld() }
-    }
-
-    /// Ends the read, if one is held, and waits until it has ended.
+    /// Ends the read, if one is held.
     func release() {
-        guard held.withLock({ held in defer { held = false }; return held }) else { return }
-        releasing.signal()
-        _ = finished.wait(timeout: .now() + 60)
+        child?.stop()
+        child = nil
     }
 }
