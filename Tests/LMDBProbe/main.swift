@@ -12,6 +12,13 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 
+/// Options with the idle read-transaction pool on (it is off by default).
+let pooled: Environment.Options = {
+    var options = Environment.Options()
+    options.idleReadTransactions = 16
+    return options
+}()
+
 func say(_ line: String) {
     FileHandle.standardOutput.write(Data("\(line)\n".utf8))
 }
@@ -55,7 +62,7 @@ func waitForChild(_ child: pid_t, env: Environment) -> String {
 /// reader slots in the shared lock file. Then reads three at once in the
 /// parent and counts its slots with `mdb_reader_list`.
 func forkIdle(_ directory: String) throws -> String {
-    var env: Environment? = try Environment.open(at: directory, databases: ["data"])
+    var env: Environment? = try Environment.open(at: directory, databases: ["data"], options: pooled)
     try env?.read { _ in try env?.read { _ in try env?.read { _ in } } }
     let child = fork()
     if child == 0 {
@@ -162,7 +169,7 @@ do {
         // times, and prints the heap bytes kept per cycle.
         guard let count = argument.flatMap({ Int($0) }) else { fail("idle-close needs a count") }
         func cycle() throws {
-            let env = try Environment.open(at: directory, databases: ["data"])
+            let env = try Environment.open(at: directory, databases: ["data"], options: pooled)
             try env.read { _ in try env.read { _ in try env.read { _ in try env.read { _ in } } } }
         }
         for _ in 0..<50 { try cycle() }  // warm caches and lazily made globals

@@ -109,7 +109,9 @@ import Testing
     }
 
     @Test func aRenewedTransactionAdoptsTheMapAnotherProcessGrew() throws {
-        let store = try Store(options: MapGrowthTests.smallMap())
+        var options = MapGrowthTests.smallMap()
+        options.idleReadTransactions = 16
+        let store = try Store(options: options)
         let data = store.data
         try store.env.write { txn in try txn.put([1], forKey: [1], in: data) }
         // Leave an idle transaction, so the next read renews it.

@@ -59,26 +59,29 @@ struct DiskFullCompactionTests {
         }
     }
 
-    /// With no headroom the first batch fails; with room for one batch (of
-    /// some 9 pages of 4 KiB) one commits before the next fails.
-    @Test(arguments: [0, 64 << 10])
+    /// With no headroom the first batch fails (or the first few, in what
+    /// the filled map had left); with room for about one more batch (a
+    /// batch of 20 redactions takes a few pages of 4 KiB) one commits
+    /// before a later one fails.
+    @Test(arguments: [0, 16 << 10])
     func aCompactionOnAFullDiskFailsClearlyAndRedactsWholeBatchesOnly(headroom: Int) throws {
         let fileSystem = try SmallFileSystem(size: 8 << 20)
         let path = fileSystem.appending("store")
         let shares: [KnownShare], options: ShareStore.Options
         var redacted = 0
         do {
-            // A reader from before the sweep keeps every page the sweep and
-            // the compaction free from being reused, so the compaction's
-            // pages must come from the full disk.
-            let pin = SnapshotPin()
-            let swept = try SweptStore(on: fileSystem) { store in try pin.hold(store.path) }
-            defer { pin.release() }
+            let swept = try SweptStore(on: fileSystem)
             // Live an hour, past the sweep: the map full, so the compaction's
             // pages need it to grow onto the full disk (the LMDB module
-            // preallocates the map; `MapFiller`).
+            // preallocates the map; `MapFiller`). Filled before the pin, so
+            // each create reuses freed pages and the map fills page by page.
             shares = swept.shares + (try MapFiller.fill(
                 swept.store, leaving: 8 << 10, firstIndex: Self.shareCount, ttl: .seconds(3600), now: Self.start))
+            // A reader from before the compaction keeps every page it frees
+            // from being reused, so its pages must come from the full disk.
+            let pin = SnapshotPin()
+            try pin.hold(swept.store.path)
+            defer { pin.release() }
             options = swept.options
             try fileSystem.fill(leaving: headroom)
 

@@ -19,7 +19,7 @@ import Testing
 /// what no longer fit. The map is filled first (`MapFiller`): the LMDB
 /// module preallocates the map, so only a write that needs it to grow can
 /// meet the full disk. With no headroom the first batch fails; with room
-/// for a batch or so (12 pages of 4 KiB: in format 2 a batch of TTL ends
+/// for a batch or two (24 pages of 4 KiB: in format 2 a batch of TTL ends
 /// touches only the ends of a few B-trees, a handful of pages, and a
 /// reader from before the sweep keeps batches from reusing each other's
 /// freed pages) some batches commit before one fails.
@@ -31,7 +31,7 @@ struct DiskFullSweepTests {
     /// Half a second after share `due - 1` expires, before share `due` does.
     static let sweepTime = start.advanced(by: .seconds(60 + due - 1) + .milliseconds(500))
 
-    @Test(arguments: [0, 48 << 10])
+    @Test(arguments: [0, 96 << 10])
     func aSweepOnAFullDiskFailsClearlyAndCommitsWholeBatchesOnly(headroom: Int) throws {
         let fileSystem = try SmallFileSystem(size: 4 << 20)
         let path = fileSystem.appending("store")
