@@ -30,7 +30,7 @@ public enum ReportTable {
         lines.append("Redis's sweep rows: from the moment its keys fall due until its active expiry has removed them, "
             + "per key removed within \(configuration.redisExpiryDeadline) s (BENCHMARKS.md).")
         lines.append("")
-        lines.append("Targets (issue 4):")
+        lines.append("Targets (issues 4 and 11):")
         for target in report.targets {
             let value = target.id == "replay.rssAnonFlat" ? Formatting.value(target.value) + " MiB" : Formatting.ratio(target.value)
             lines.append("  [\(target.met ? "met" : "NOT met")] \(target.statement): \(value) (\(target.detail))")

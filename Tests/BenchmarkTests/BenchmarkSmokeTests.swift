@@ -52,7 +52,15 @@ import Testing
         }
         try expectRedisRows(report)
         #expect(RedisProcesses.running(under: directory.path) == [], "every redis-server was stopped")
-        #expect(Set(report.targets.map(\.id)).count == 11)
+        // fetch vs C-LMDB and SQLite; batched vs C-LMDB and SQLite, and its
+        // bytes; concurrent; sweep flatness, vs SQLite below N=100k (the
+        // smoke run has no larger N) and the floor; replay and its RssAnon;
+        // two cold starts.
+        #expect(Set(report.targets.map(\.id)) == [
+            "fetch.vsC-LMDB", "fetch.vsSQLite", "batched.vsC-LMDB", "batched.vsSQLite", "batched.bytesVsSQLite",
+            "concurrent.vsSQLiteOnePerCommit", "sweep.flat", "sweep.vsSQLite.0", "sweep.floor",
+            "replay.vsC-LMDB", "replay.rssAnonFlat", "coldStart.vsC-LMDB", "coldStart.static.vsC-LMDB",
+        ])
         // The floor's bytes per share, by docs/FORMAT.md: a shareExpired
         // event (35 + 25 bytes) under its 8-byte log position, its eventIndex
         // entry (24-byte id, 8-byte position), its pendingRedactions key (8).
