@@ -90,7 +90,10 @@ cb_lmdb *cb_lmdb_open(const char *directory, int durable, char *error, size_t er
         snprintf(error, error_size, "out of memory");
         return NULL;
     }
-    int rc = cb_schema_open(directory, durable ? 0 : MDB_NOSYNC, 1, &store->env, &store->schema);
+    /* CB_LMDB_WRITEMAP set: the experiment of BENCHMARKS.md that opens the
+     * baseline with MDB_WRITEMAP, as ShareLog's LMDB module does. */
+    unsigned int flags = (durable ? 0 : MDB_NOSYNC) | (getenv("CB_LMDB_WRITEMAP") ? MDB_WRITEMAP : 0);
+    int rc = cb_schema_open(directory, flags, 1, &store->env, &store->schema);
     if (rc == 0 && (rc = initialise(store)) != 0) mdb_env_close(store->env);
     if (rc != 0) {
         snprintf(error, error_size, "opening the LMDB store %s: %s", directory, mdb_strerror(rc));
