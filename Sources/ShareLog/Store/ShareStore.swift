@@ -95,15 +95,16 @@ public final class ShareStore: Sendable {
                 try txn.put(Epoch.random().bytes, forKey: MetaKey.epoch, in: schema.meta)
                 return true
             }
-            let found = try storedVersion(in: environment, schema: schema, path: path)
+            let identity = try storedIdentity(in: environment, schema: schema, path: path)
             var upgrade: UpgradeReport?
-            if found == StoreUpgrade.fromVersion {
-                guard !options.environment.readOnly else { throw ShareLogError.upgradeRequired(found: found) }
+            if identity.version == StoreUpgrade.fromVersion {
+                guard !options.environment.readOnly else { throw ShareLogError.upgradeRequired(found: identity.version) }
                 let replayed = try environment.write { txn in try StoreUpgrade(schema: schema).run(in: txn) }
-                upgrade = replayed.map { UpgradeReport(fromVersion: found, toVersion: Schema.version, eventsReplayed: $0) }
+                upgrade = replayed.map { UpgradeReport(fromVersion: identity.version, toVersion: Schema.version, eventsReplayed: $0) }
             }
-            return try ShareStore(
-                path: path, environment: environment, schema: schema, options: options, wasCreated: created, upgrade: upgrade)
+            return ShareStore(
+                path: path, environment: environment, schema: schema, options: options,
+                identity: (identity.replica, identity.epoch), wasCreated: created, upgrade: upgrade)
         }
     }
 
@@ -119,43 +120,44 @@ public final class ShareStore: Sendable {
         return version == StoreUpgrade.fromVersion ? StoreUpgrade.fromVersion : nil
     }
 
-    /// The format version `meta` records.
+    /// The format version, replica id and epoch `meta` records, in one
+    /// read (the upgrade changes none of them).
     ///
     /// - Throws: `storeNotFound` when the store was never initialised,
-    ///   `corruptMeta` when the version is not a u32, and
-    ///   `unsupportedStoreVersion` for a newer format than this build's.
-    private static func storedVersion(in environment: Environment, schema: Schema, path: String) throws -> UInt32 {
-        let stored = try environment.read { txn in
-            try txn.withValue(forKey: MetaKey.schema, in: schema.meta) { Key.integer($0, as: UInt32.self) }
+    ///   `corruptMeta` when the version is not a u32 or an id not 16 bytes,
+    ///   and `unsupportedStoreVersion` for a newer format than this build's.
+    private static func storedIdentity(
+        in environment: Environment, schema: Schema, path: String
+    ) throws -> (version: UInt32, replica: ReplicaID, epoch: Epoch) {
+        let stored = try environment.read { txn -> (UInt32?, [UInt8], [UInt8])? in
+            guard let version = try txn.withValue(forKey: MetaKey.schema, in: schema.meta, { Key.integer($0, as: UInt32.self) }),
+                  let replica = try txn.value(forKey: MetaKey.replica, in: schema.meta),
+                  let epoch = try txn.value(forKey: MetaKey.epoch, in: schema.meta)
+            else { return nil }
+            return (version, replica, epoch)
         }
-        guard let stored else { throw ShareLogError.storeNotFound(path: path) }
+        guard let (version, replica, epoch) = stored else { throw ShareLogError.storeNotFound(path: path) }
         // Not a u32: no version this build could vouch for.
-        guard let version = stored else { throw ShareLogError.corruptMeta("schema") }
+        guard let version else { throw ShareLogError.corruptMeta("schema") }
         guard version <= Schema.version else {
             throw ShareLogError.unsupportedStoreVersion(found: version, supported: Schema.version)
         }
-        return version
+        guard replica.count == 16 else { throw ShareLogError.corruptMeta("replica") }
+        guard epoch.count == 16 else { throw ShareLogError.corruptMeta("epoch") }
+        return (version, ReplicaID(bytes: replica), Epoch(bytes: epoch))
     }
 
     private init(
-        path: String, environment: Environment, schema: Schema, options: Options, wasCreated: Bool, upgrade: UpgradeReport?
-    ) throws {
-        let identity = try environment.read { txn -> ([UInt8], [UInt8])? in
-            guard let replica = try txn.value(forKey: MetaKey.replica, in: schema.meta),
-                  let epoch = try txn.value(forKey: MetaKey.epoch, in: schema.meta)
-            else { return nil }
-            return (replica, epoch)
-        }
-        guard let (replica, epoch) = identity else { throw ShareLogError.storeNotFound(path: path) }
-        guard replica.count == 16 else { throw ShareLogError.corruptMeta("replica") }
-        guard epoch.count == 16 else { throw ShareLogError.corruptMeta("epoch") }
+        path: String, environment: Environment, schema: Schema, options: Options,
+        identity: (replica: ReplicaID, epoch: Epoch), wasCreated: Bool, upgrade: UpgradeReport?
+    ) {
         self.path = path
         self.environment = environment
         self.schema = schema
         self.options = options
         self.clock = options.clock
-        self.replicaID = ReplicaID(bytes: replica)
-        self.epoch = Epoch(bytes: epoch)
+        self.replicaID = identity.replica
+        self.epoch = identity.epoch
         self.wasCreated = wasCreated
         self.upgrade = upgrade
     }
