@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "LMDBScrub", targets: ["LMDBScrub"]),
         .library(name: "ShareClip", targets: ["ShareClip"]),
         .library(name: "ShareLog", targets: ["ShareLog"]),
+        .library(name: "ShareSync", targets: ["ShareSync"]),
         .executable(name: "sharelog", targets: ["sharelog"]),
     ],
     targets: [
@@ -23,6 +24,12 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // OpenSSL 3 from Debian's libssl-dev: TLS 1.3 and HMAC for sync.
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
         // The safe Swift wrapper: environment, transactions, databases, cursors, errors.
         .target(name: "LMDB", dependencies: ["CLMDB"]),
         // Secure delete for data.mdb: walks LMDB's on-disk pages and zeroes
@@ -34,11 +41,14 @@ let package = Package(
         .target(name: "ShareClip"),
         // The engine: events, log, projections, expiry, compaction, verify.
         .target(name: "ShareLog", dependencies: ["LMDB", "LMDBScrub", "CZlib", "ShareClip"]),
+        // Sync (docs/SYNC.md): wire frames, session state machines,
+        // transports (Unix sockets, TCP with TLS 1.3, stdio), the server.
+        .target(name: "ShareSync", dependencies: ["ShareLog", "ShareClip", "COpenSSL", "CZlib"]),
         // Deterministic sample business cards for the demo, the benchmark
         // and the tests. Not a product: no library's public API holds them.
         .target(name: "SampleCards"),
         // The command-line tool: parses arguments, calls ShareLog, prints.
-        .executableTarget(name: "sharelog", dependencies: ["ShareLog", "ShareClip", "SampleCards"]),
+        .executableTarget(name: "sharelog", dependencies: ["ShareLog", "ShareSync", "ShareClip", "SampleCards"]),
 
         // A separate process for the multi-process tests (stale readers, foreign
         // growth, concurrent readers, fork). Not a product: tests spawn it.

@@ -36,6 +36,7 @@ require_build_packages() {
         "command -v pkg-config" pkg-config \
         "pkg-config --exists lmdb" liblmdb-dev \
         "pkg-config --exists zlib" zlib1g-dev \
+        "pkg-config --exists openssl" libssl-dev \
         "pkg-config --exists sqlite3" libsqlite3-dev \
         "pkg-config --exists hiredis" libhiredis-dev
 }
