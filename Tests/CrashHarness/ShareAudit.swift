@@ -5,8 +5,10 @@ import ShareLog
 /// counters (`stats`).
 ///
 /// Invariants, each a `CrashViolation` when broken:
-/// - the log's local sequences run 1, 2, 3, … without a gap, and entry k is
-///   this replica's event k (every event here is local);
+/// - the log's local sequences run 1, 2, 3, … without a gap; a TTL end
+///   carries its share's TTL-end id (the record name, counter 0), and every
+///   other entry is this replica's own next event, counted 1, 2, 3, … in
+///   log order (every event here is local);
 /// - every acknowledged create and revoke is in the log as printed, and so is
 ///   every end a writer observed (a refused revoke, a read);
 /// - every logged share was begun by a writer (no phantoms) with the card,
@@ -44,13 +46,21 @@ struct ShareAudit {
 
     private mutating func readLog() throws {
         var last: UInt64 = 0
+        var ownEvents: UInt64 = 0
         while true {
             let page = try store.events(after: last, limit: 500)
             guard !page.isEmpty else { return }
             for logged in page {
                 if logged.position != last + 1 { check.fail("log sequences jump from \(last) to \(logged.position)") }
-                if logged.event.id != EventID(origin: store.replicaID, counter: logged.position) {
-                    check.fail("log entry \(logged.position) holds event \(logged.event.id), not this replica's event \(logged.position)")
+                if case .shareExpired(let expiry) = logged.event.kind, expiry.reason == .ttl {
+                    if logged.event.id != EventID(origin: ReplicaID(uuid: expiry.recordName.uuid), counter: 0) {
+                        check.fail("log entry \(logged.position) holds TTL end \(logged.event.id), not share \(expiry.recordName)'s TTL-end id")
+                    }
+                } else {
+                    ownEvents += 1
+                    if logged.event.id != EventID(origin: store.replicaID, counter: ownEvents) {
+                        check.fail("log entry \(logged.position) holds event \(logged.event.id), not this replica's event \(ownEvents)")
+                    }
                 }
                 last = logged.position
                 check.events += 1

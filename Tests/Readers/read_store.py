@@ -12,7 +12,7 @@ undefined flag bits on a known event kind, an event whose length is not
 or redacted with vCard bytes, a shareExpired payload that is not 25 bytes or
 has an unknown reason, a share state with undefined or no flags, a TTL end
 beside a creation, or a length its flags do not give, an expiry value that is
-not 16 bytes, a cursors value that is not 24, a log key that is not 8 bytes
+not 16 bytes, a cursors value that is not 32, a log key that is not 8 bytes
 or is 0, a gap in the log, and a key of the wrong length in any database.
 Needs Debian's python3-lmdb.
 
@@ -43,7 +43,7 @@ REASONS = {1: "ttl", 2: "revoked"}
 COUNTERS = ["origin-sequence", "live-count", "expired-count"]
 # Format 2 share states: version, flags, then the parts their flags name.
 STATE_FORMAT = 2
-CREATION, REVOCATION, TTL_END = 0x01, 0x02, 0x04
+CREATION, REVOCATION, TTL_END, ARRIVED_REDACTED = 0x01, 0x02, 0x04, 0x08
 CREATION_SIZE, END_SIZE = 48, 32
 # Format 1 share states: a 75-byte header, then the vCard while live.
 STATE_FORMAT_1 = 1
@@ -106,6 +106,9 @@ def decode_meta(values):
     for name in COUNTERS:
         value = values.pop(name.encode(), None)
         meta[name] = 0 if value is None else u64(sized("meta " + name, value, 8, name))
+    if version >= 2:
+        value = values.pop(b"data-file", None)
+        meta["data-file"] = None if value is None else u64(sized("meta data-file", value, 8, "data-file"))
     for key in values:
         refuse("meta", "key %r is not one format %d defines" % (key, version))
     return meta
@@ -168,18 +171,21 @@ def decode_share(where, value):
     if value[0] != STATE_FORMAT:
         refuse(where, "share-state format version %d is not one this reader knows (%d)" % (value[0], STATE_FORMAT))
     flags = value[1]
-    if flags & ~(CREATION | REVOCATION | TTL_END):
+    if flags & ~(CREATION | REVOCATION | TTL_END | ARRIVED_REDACTED):
         refuse(where, "share state sets flag bits 0x%02x that format 2 does not define"
-               % (flags & ~(CREATION | REVOCATION | TTL_END)))
-    if not flags:
-        refuse(where, "share state sets no flag")
+               % (flags & ~(CREATION | REVOCATION | TTL_END | ARRIVED_REDACTED)))
+    if not flags & (CREATION | REVOCATION | TTL_END):
+        refuse(where, "share state has no part")
     if flags & TTL_END and flags & CREATION:
         refuse(where, "share state has a TTL end (bit 2) beside a creation (bit 0)")
+    if flags & ARRIVED_REDACTED and (flags & (CREATION | REVOCATION)) != CREATION:
+        refuse(where, "share state is marked arrived redacted (bit 3) without a creation or beside a revocation")
     size = 2 + (CREATION_SIZE if flags & CREATION else 0) + (END_SIZE if flags & REVOCATION else 0) \
         + (END_SIZE if flags & TTL_END else 0)
     if len(value) != size:
         refuse(where, "share state with flags 0x%02x is %d bytes, not %d" % (flags, len(value), size))
-    share = {"version": value[0], "creation": None, "revocation": None, "ttlEnd": None}
+    share = {"version": value[0], "creation": None, "revocation": None, "ttlEnd": None,
+             "arrivedRedacted": bool(flags & ARRIVED_REDACTED)}
     offset = 2
     if flags & CREATION:
         part = value[offset:offset + CREATION_SIZE]
@@ -275,8 +281,9 @@ def read_format_2(txn, dbs, out):
                               "position": u64(value[:8]), "expiresAt": i64(value[8:])})
     for key, value in txn.cursor(db=dbs["cursors"]):
         peer = ident(sized("cursors", bytes(key), 16, "cursors key"))
-        value = sized("cursors " + peer, bytes(value), 24, "value")
-        out["cursors"].append({"peer": peer, "epoch": ident(value[:16]), "position": u64(value[16:])})
+        value = sized("cursors " + peer, bytes(value), 32, "value")
+        out["cursors"].append({"peer": peer, "epoch": ident(value[:16]), "position": u64(value[16:24]),
+                               "lastSeen": i64(value[24:32])})
 
 
 def read_format_1(txn, dbs, out):

@@ -161,8 +161,8 @@ import Testing
         let created = try session.perform("create", ttl: 600)
         let name = try #require(created.recordName.flatMap(RecordName.init))
         let store = session.fixture.store
-        // A ttl expiry at 60 s into a 600 s share, as this replica's next event.
-        try store.apply([Event(id: EventID(origin: store.replicaID, counter: 2), kind: .shareExpired(
+        // A ttl expiry at 60 s into a 600 s share, under the share's TTL-end id.
+        try store.apply([Event(id: EventID(origin: ReplicaID(uuid: name.uuid), counter: 0), kind: .shareExpired(
             ShareExpired(recordName: name, at: Timestamp(milliseconds: Session.time(3)), reason: .ttl)))])
         try session.pretend(CrashOperation(slot: 0, number: 6, kind: "sweep", time: Session.time(6)), result: CrashResult(count: 1))
         #expect(try auditViolations(session)

@@ -67,10 +67,12 @@ import TestSupport
         let scenario = try ReaderScenario()
         let copy = try DamagedCopy(of: scenario.path)
         let peer = ReaderScenario.foreign, epoch = "0e0c0000-0000-4000-8000-00000000ec01"
-        try copy.put(FormatBytes.identifier(epoch) + FormatBytes.bigEndian(UInt64(0x0102_0304_0506_0708)), forKey: FormatBytes.identifier(peer), in: "cursors")
+        try copy.put(
+            FormatBytes.identifier(epoch) + FormatBytes.bigEndian(UInt64(0x0102_0304_0506_0708)) + FormatBytes.bigEndian(UInt64(0x0000_0190_0000_0001)),
+            forKey: FormatBytes.identifier(peer), in: "cursors")
         var expected = scenario.expected
         expected.databases["cursors"] = 1
-        expected.cursors = [ReaderOutput.Cursor(peer: peer, epoch: epoch, position: 0x0102_0304_0506_0708)]
+        expected.cursors = [ReaderOutput.Cursor(peer: peer, epoch: epoch, position: 0x0102_0304_0506_0708, lastSeen: 0x0000_0190_0000_0001)]
         try expect(PythonReader.read(copy.path), equals: expected)
     }
 

@@ -42,7 +42,9 @@ import TestSupport
         #expect(throws: ShareLogError.invalidVCard(reason: Self.tooLarge)) { try test.store.create(vCards: [smallCard(), card]) }
         let name = RecordName.random()
         let foreign = ForeignReplica().created(name, vCard: card, at: test.clock.now(), ttl: .seconds(3600))
-        #expect(throws: ShareLogError.invalidVCard(reason: "share \(name): \(Self.tooLarge)")) { try test.store.apply([foreign]) }
+        #expect(throws: ShareLogError.invalidEvent(foreign.id, reason: "share \(name) carries a card ShareLog refuses: \(Self.tooLarge)")) {
+            try test.store.apply([foreign])
+        }
         #expect(try test.store.stats().events == 0)
     }
 

@@ -84,15 +84,20 @@ import Testing
         #expect(Timestamp(iso8601: text) == nil)
     }
 
-    /// A share whose times are the extremes is stored and answered exactly:
-    /// live until the last millisecond there is, due only at it.
-    @Test func aShareSpanningTheWholeRangeIsKeptExactly() throws {
+    /// A share that lives until the last millisecond there is is stored
+    /// and answered exactly: live until then, due only at it. (A peer's
+    /// share spanning the whole range is refused: no share lives past 30 days.)
+    @Test func aShareEndingAtTheLastMillisecondIsKeptExactly() throws {
         let test = try TestStore()
         let name = RecordName.random()
-        let creation = ForeignReplica().event(.shareCreated(ShareCreated(
-            recordName: name, vCard: smallCard(), createdAt: Self.min, expiresAt: Self.max)))
+        let week: Int64 = 7 * 24 * 3600 * 1000
+        let createdAt = Timestamp(milliseconds: Self.max.milliseconds - week)
+        let replica = ForeignReplica()
+        let whole = replica.event(.shareCreated(ShareCreated(recordName: .random(), vCard: smallCard(), createdAt: Self.min, expiresAt: Self.max)))
+        #expect(throws: ShareLogError.self) { try test.store.apply([whole]) }
+        let creation = replica.event(.shareCreated(ShareCreated(recordName: name, vCard: smallCard(), createdAt: createdAt, expiresAt: Self.max)))
         try test.store.apply([creation])
-        let share = Share(recordName: name, vCard: smallCard(), createdAt: Self.min, expiresAt: Self.max)
+        let share = Share(recordName: name, vCard: smallCard(), createdAt: createdAt, expiresAt: Self.max)
         #expect(try test.store.events(after: 0).map(\.event) == [creation])
         #expect(try test.store.fetch(name, at: Timestamp(milliseconds: 9_223_372_036_854_775_806)) == .live(share))
         #expect(try test.store.fetch(name, at: Self.max) == .expired(at: Self.max, reason: .ttl))

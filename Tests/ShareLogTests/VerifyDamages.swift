@@ -117,11 +117,11 @@ extension VerifyTests {
         },
         Damage(label: "live counter changed") { test in
             try put([0, 0, 0, 0, 0, 0, 3, 0xE7], forKey: Array("live-count".utf8), in: \.meta, of: test)
-            return [Mismatch(database: "meta", key: "live-count", problem: "stored 999, log implies 4")]
+            return [Mismatch(database: "meta", key: "live-count", problem: "stored 999, log implies 3")]
         },
         Damage(label: "expired counter changed") { test in
             try put([0, 0, 0, 0, 0, 0, 0, 0], forKey: Array("expired-count".utf8), in: \.meta, of: test)
-            return [Mismatch(database: "meta", key: "expired-count", problem: "stored 0, log implies 5")]
+            return [Mismatch(database: "meta", key: "expired-count", problem: "stored 0, log implies 6")]
         },
     ]
 

@@ -13,7 +13,8 @@ import TestSupport
     /// A store that has seen every kind of operation: shares swept,
     /// compacted, revoked (one still awaiting compaction), a rival creation,
     /// a tombstone that arrived before its creation, a creation that
-    /// arrived redacted, and an unknown kind. 4 shares live, 5 expired.
+    /// arrived redacted (so it ended where it came from), and an unknown
+    /// kind. 3 shares live, 6 expired.
     static func busyStore() throws -> TestStore {
         let test = try TestStore()
         let shares = try (0..<6).map { try test.store.create(vCard: $0 == 0 ? SampleCard.make(index: 0, photoBytes: 40_000) : smallCard($0), ttl: .seconds(60 * ($0 + 1))) }

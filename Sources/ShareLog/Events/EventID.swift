@@ -22,3 +22,18 @@ public struct EventID: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(origin)/\(counter)" }
 }
+
+extension EventID {
+    /// The id of share `name`'s TTL end on every replica: its record name's
+    /// 16 bytes as the origin, and counter 0, which no replica's own events
+    /// use (they count from 1). Every replica that sweeps the share logs the
+    /// same event, at the share's `expiresAt`, so a TTL end exists once
+    /// however many replicas swept it (docs/ENGINE.md "One TTL end per share").
+    public static func ttlEnd(of name: RecordName) -> EventID {
+        EventID(origin: ReplicaID(uuid: name.uuid), counter: 0)
+    }
+
+    /// Whether this is the id `ttlEnd(of:)` gives some share.
+    public var isTTLEnd: Bool { counter == 0 }
+}
+

@@ -2,8 +2,10 @@ import LMDB
 
 extension ShareStore {
     /// Expires every share due at `time` (default: now): logs a
-    /// `shareExpired(ttl)` for each, at its `expiresAt`, and drops its card
-    /// from the projection.
+    /// `shareExpired(ttl)` for each, at its `expiresAt` and with the id
+    /// `EventID.ttlEnd(of:)` gives it (the same on every replica, so a
+    /// share has one TTL end however many replicas sweep it), and drops its
+    /// card from the projection.
     ///
     /// Works in batches of `batchSize` shares, each one short durable write
     /// transaction, so other writers wait at most one batch. Walks the
@@ -42,14 +44,14 @@ extension ShareStore {
                     due.append(pending)
                     return due.count < batchSize ? .proceed : .stop
                 }
-                var local = try LocalLog(schema: self.schema, replica: self.replicaID, in: txn)
+                var local = try LocalLog(schema: self.schema, in: txn)
                 var projection = self.projection
                 for pending in due {
                     let expired = ShareExpired(recordName: pending.name, at: pending.expiresAt, reason: .ttl)
-                    let (event, position) = try local.append(.shareExpired(expired), in: txn)
+                    let event = Event(id: .ttlEnd(of: pending.name), kind: .shareExpired(expired))
+                    let position = try local.append(identified: event, in: txn)
                     try projection.applyTTLEnd(event.id, at: position, of: pending, in: txn)
                 }
-                try local.finish(in: txn)
                 try projection.finish(in: txn)
                 return (due.count, visited)
             }

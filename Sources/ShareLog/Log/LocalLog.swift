@@ -2,7 +2,8 @@ import LMDB
 
 /// Appends this replica's own events within one write transaction.
 ///
-/// It reads the origin counter and the last log position once, appends
+/// It reads the replica id, the origin counter and the last log position
+/// once (the id from `meta`, since `renewIdentity()` may change it), appends
 /// each event at the next position with `MDB_APPEND`, and writes the
 /// counter back once in `finish`, so a batch of n events costs n appends
 /// and two meta accesses, not 4n lookups. Event ids it makes are new by
@@ -20,8 +21,10 @@ struct LocalLog {
 
     /// - Throws: `corruptMeta` for a damaged origin counter, `corruptKey`
     ///   for a damaged last log key.
-    init(schema: Schema, replica: ReplicaID, in txn: borrowing WriteTransaction) throws {
+    init(schema: Schema, in txn: borrowing WriteTransaction) throws {
         self.schema = schema
+        let stored = try txn.withValue(forKey: MetaKey.replica, in: schema.meta) { $0.count == 16 ? ReplicaID(bytes: $0) : nil }
+        guard let replica = stored ?? nil else { throw ShareLogError.corruptMeta("replica") }
         self.replica = replica
         counter = try ShareProjection.counter(MetaKey.originSequence, schema: schema, in: txn)
         startCounter = counter
@@ -31,15 +34,21 @@ struct LocalLog {
     /// Logs `kind` as this replica's next event; returns it and its position.
     mutating func append(_ kind: Event.Kind, in txn: borrowing WriteTransaction) throws -> (Event, UInt64) {
         guard counter < .max else { throw ShareLogError.corruptMeta("origin-sequence") }
+        counter += 1
+        let event = Event(id: EventID(origin: replica, counter: counter), kind: kind)
+        return (event, try append(identified: event, in: txn))
+    }
+
+    /// Logs `event`, whose id this replica did not count (a TTL end, whose
+    /// id is the same on every replica); returns its position.
+    mutating func append(identified event: Event, in txn: borrowing WriteTransaction) throws -> UInt64 {
         guard position < .max else {
             throw ShareLogError.corruptKey(
                 database: "log", key: Key.sequence(position), reason: "the largest log position; no entry can follow it")
         }
-        counter += 1
         position += 1
-        let event = Event(id: EventID(origin: replica, counter: counter), kind: kind)
         try txn.put(EventCodec.encode(event), forKey: PackedKey(position: position), in: schema.log, flags: .append)
-        return (event, position)
+        return position
     }
 
     /// Records the origin counter of the last event appended.

@@ -9,8 +9,13 @@ import LMDB
 /// - of two revocations, the earlier time, then the smaller event id;
 /// - a TTL end is stored only while no creation is known (a tombstone that
 ///   arrived first); with a creation, the TTL end is its `expiresAt`;
-/// - a share is pending (in `expiry`, counted live) from its creation until
-///   the first `shareExpired` of any reason, and never again after it.
+/// - a share is pending (in `expiry`, counted live) while its winning
+///   creation holds its card and no `shareExpired` of any reason is
+///   logged, and never again after such an end;
+/// - a winning creation that arrives without its card (redacted where it
+///   came from, which happens once its share ended there, or to a losing
+///   rival) is never pending: the share reads as ended (`arrivedRedacted`)
+///   until its end arrives, or a creation holding a card wins over it.
 ///
 /// Ending a pending share touches `expiry`, `pendingRedactions` and the
 /// counters, never `shares`, so a sweep writes no page chosen by a random
@@ -65,46 +70,74 @@ struct ShareProjection {
 
     /// Adds `id` to `eventIndex`.
     ///
-    /// - Throws: `corruptMeta("origin-sequence")` when the id is there
-    ///   already: callers log only ids not logged before (`EventLog.append`
-    ///   skips duplicates), so only a local counter behind the log gets here.
+    /// - Throws: when the id is there already. Callers log only ids not
+    ///   logged before (`EventLog.append` skips duplicates, and a sweep ends
+    ///   only pending shares, which no TTL end has reached), so only a local
+    ///   counter behind the log (`corruptMeta("origin-sequence")`) or a
+    ///   damaged `expiry` (`corruptKey`) gets here.
     private func index(_ id: EventID, at position: UInt64, in txn: borrowing WriteTransaction) throws {
         do {
             try txn.put(PackedKey(position: position), forKey: PackedKey(event: id), in: schema.eventIndex, flags: .noOverwrite)
         } catch LMDBError.keyExists {
-            throw ShareLogError.corruptMeta("origin-sequence")
+            guard id.isTTLEnd else { throw ShareLogError.corruptMeta("origin-sequence") }
+            throw ShareLogError.corruptKey(
+                database: "eventIndex", key: Key.event(id), reason: "the TTL end of a share that expiry still lists as pending")
         }
     }
 
+    /// A share reads one of three ways, and a new winning creation moves it
+    /// between them: pending (in `expiry`, counted live), arrived redacted
+    /// (counted expired; no end logged, so a creation holding a card may
+    /// make it pending again), or ended (an end is logged: counted expired
+    /// for good).
     private mutating func applyCreation(_ created: ShareCreated, id: EventID, at position: UInt64, in txn: borrowing WriteTransaction) throws {
         let name = created.recordName
+        let holdsCard = created.vCard != nil
         let creation = ShareState.Creation(createdAt: created.createdAt, expiresAt: created.expiresAt, event: id, position: position)
         guard var state = try state(of: name, in: txn) else {
-            try store(ShareState(creation: creation), for: name, in: txn)
-            try txn.put(Key.pendingValue(creation), forKey: Key.expiry(creation.expiresAt, name), in: schema.expiry)
-            liveDelta += 1
+            var state = ShareState(creation: creation)
+            if holdsCard {
+                try txn.put(Key.pendingValue(creation), forKey: Key.expiry(creation.expiresAt, name), in: schema.expiry)
+                liveDelta += 1
+            } else {
+                state.arrivedRedacted = true
+                expiredDelta += 1
+            }
+            try store(state, for: name, in: txn)
             return
         }
         if let current = state.creation, current.event < id {
             // A losing rival: its card is never shown.
-            if created.vCard != nil { try queueRedaction(at: position, in: txn) }
+            if holdsCard { try queueRedaction(at: position, in: txn) }
             return
         }
         let pendingKey = state.creation.map { Key.expiry($0.expiresAt, name) }
         let wasPending = try pendingKey.map { try txn.contains($0, in: schema.expiry) } ?? false
-        if let current = state.creation, try holdsCard(at: current.position, of: name, in: txn) {
+        // A tombstone, or a creation neither pending nor arrived redacted, has an end logged.
+        let noEndLogged = wasPending || state.arrivedRedacted
+        if let current = state.creation, try self.holdsCard(at: current.position, of: name, in: txn) {
             // The displaced winner's card is no longer any answer's.
             try queueRedaction(at: current.position, in: txn)
         }
-        if wasPending, let pendingKey {
-            try txn.delete(pendingKey, in: schema.expiry)
+        if wasPending, let pendingKey { try txn.delete(pendingKey, in: schema.expiry) }
+        if noEndLogged && holdsCard {
             try txn.put(Key.pendingValue(creation), forKey: Key.expiry(creation.expiresAt, name), in: schema.expiry)
-        } else if created.vCard != nil {
+            if !wasPending {
+                liveDelta += 1
+                expiredDelta -= 1
+            }
+        } else if noEndLogged {
+            if wasPending {
+                liveDelta -= 1
+                expiredDelta += 1
+            }
+        } else if holdsCard {
             // The share has already ended: the new winner's card is owed to no one.
             try queueRedaction(at: position, in: txn)
         }
         state.creation = creation
         state.ttlEnd = nil
+        state.arrivedRedacted = noEndLogged && !holdsCard
         try store(state, for: name, in: txn)
     }
 
@@ -117,16 +150,20 @@ struct ShareProjection {
             expiredDelta += 1
             return
         }
+        // Any end settles a creation that arrived redacted (it stays counted expired).
+        var changed = state.arrivedRedacted
+        state.arrivedRedacted = false
         switch expired.reason {
         case .revoked where state.revocation.map(end.precedes) ?? true:
             state.revocation = end
-            try store(state, for: name, in: txn)
+            changed = true
         case .ttl where state.creation == nil && (state.ttlEnd.map(end.precedes) ?? true):
             state.ttlEnd = end
-            try store(state, for: name, in: txn)
+            changed = true
         case .revoked, .ttl:
             break
         }
+        if changed { try store(state, for: name, in: txn) }
         guard let creation = state.creation else { return }
         let key = Key.expiry(creation.expiresAt, name)
         if try txn.contains(key, in: schema.expiry) {

@@ -2,7 +2,8 @@
 /// 2, docs/FORMAT.md "Share states").
 ///
 /// Invariants: at least one part is set; `ttlEnd` only without a
-/// `creation` (once a creation is known, the TTL end is its `expiresAt`).
+/// `creation` (once a creation is known, the TTL end is its `expiresAt`);
+/// `arrivedRedacted` only with a `creation` and without a `revocation`.
 /// The card is not here: it is in the log entry at `creation.position`.
 struct ShareState: Equatable, Sendable {
     /// The winning `shareCreated`: the smallest event id.
@@ -37,6 +38,11 @@ struct ShareState: Equatable, Sendable {
     var revocation: End?
     /// The winning `shareExpired(ttl)` of a tombstone without a creation.
     var ttlEnd: End?
+    /// The winning creation arrived without its card, and no end of the
+    /// share is logged: it ended where it came from, and reads as ended
+    /// here (never pending) until its end arrives or a creation holding a
+    /// card wins over it (docs/ENGINE.md "A creation without its card").
+    var arrivedRedacted = false
 
     /// How the share reads at `now` without its card: the end it has
     /// reached, or nil when it is live provided the creation's log entry
@@ -66,6 +72,7 @@ extension ShareState {
         static let creation: UInt8 = 1
         static let revocation: UInt8 = 2
         static let ttlEnd: UInt8 = 4
+        static let arrivedRedacted: UInt8 = 8
     }
 
     /// Version (1), flags (1), then the present parts in order: creation
@@ -76,6 +83,7 @@ extension ShareState {
         if creation != nil { flags |= Flag.creation }
         if revocation != nil { flags |= Flag.revocation }
         if ttlEnd != nil { flags |= Flag.ttlEnd }
+        if arrivedRedacted { flags |= Flag.arrivedRedacted }
         var writer = ByteWriter(capacity: 2 + Self.creationSize + Self.endSize)
         writer.write(ShareState.formatVersion)
         writer.write(flags)
@@ -97,14 +105,18 @@ extension ShareState {
     /// Decodes a stored state.
     ///
     /// - Returns: nil when the bytes are not a valid format-2 state: another
-    ///   version, undefined or no flags, a TTL end beside a creation, or a
-    ///   length its flags do not give.
+    ///   version, undefined or no parts, a TTL end beside a creation, an
+    ///   arrived-redacted mark without a creation or beside a revocation, or
+    ///   a length its flags do not give.
     init?(_ bytes: UnsafeRawBufferPointer) {
         var reader = ByteReader(bytes)
         guard reader.read(UInt8.self) == ShareState.formatVersion, let flags = reader.read(UInt8.self),
-              flags != 0, flags & ~(Flag.creation | Flag.revocation | Flag.ttlEnd) == 0,
-              flags & (Flag.creation | Flag.ttlEnd) != (Flag.creation | Flag.ttlEnd)
+              flags & (Flag.creation | Flag.revocation | Flag.ttlEnd) != 0,
+              flags & ~(Flag.creation | Flag.revocation | Flag.ttlEnd | Flag.arrivedRedacted) == 0,
+              flags & (Flag.creation | Flag.ttlEnd) != (Flag.creation | Flag.ttlEnd),
+              flags & Flag.arrivedRedacted == 0 || flags & (Flag.creation | Flag.revocation) == Flag.creation
         else { return nil }
+        arrivedRedacted = flags & Flag.arrivedRedacted != 0
         if flags & Flag.creation != 0 {
             guard let createdAt = reader.read(Int64.self), let expiresAt = reader.read(Int64.self),
                   let origin = reader.readSlice(16), let counter = reader.read(UInt64.self),

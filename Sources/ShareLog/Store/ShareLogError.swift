@@ -31,6 +31,19 @@ public enum ShareLogError: Error, Equatable, Sendable, CustomStringConvertible {
     /// value no store writes, or an index entry its projection contradicts.
     /// `key` holds its raw bytes.
     case corruptKey(database: String, key: [UInt8], reason: String)
+    /// An event from another replica breaks a rule a local write keeps
+    /// (its card, its size, its time to live, a reserved id); nothing of
+    /// its batch was written.
+    case invalidEvent(EventID, reason: String)
+    /// An event from another replica claims this replica's id and is not
+    /// in its log: the store was restored from a backup or copied, and its
+    /// peers hold events it never made (this store has made `madeHere`).
+    /// Nothing was written; `ShareStore.renewIdentity()` gives the store a
+    /// new replica id, after which those events apply as a peer's.
+    case ownOriginConflict(EventID, madeHere: UInt64)
+    /// A peer's cursor cannot be served from this log; the peer must
+    /// bootstrap from a snapshot (docs/SYNC.md).
+    case snapshotRequired(SnapshotReason)
     /// The storage engine failed: a full disk, a full reader table, a
     /// damaged or foreign file, a store already open with other options. The
     /// LMDB error is the cause, and its description says what to do.
@@ -66,6 +79,13 @@ public enum ShareLogError: Error, Equatable, Sendable, CustomStringConvertible {
         case .corruptKey(let database, let key, let reason):
             "the store's '\(database)' database holds a damaged key \(Key.hex(key)) "
                 + "(\(reason)); the write that met it was not committed. Run 'sharelog verify' to see all the damage, then restore the store from a replica"
+        case .invalidEvent(let id, let reason):
+            "event \(id) from a peer was refused: \(reason); nothing of its batch was written"
+        case .ownOriginConflict(let id, let made):
+            "event \(id) claims this replica's id, and this store never made it (it has made \(made) events): "
+                + "the store was restored from a backup or copied; it takes a new replica id before it syncs again"
+        case .snapshotRequired(let reason):
+            "the peer must start again from a snapshot: \(reason)"
         case .storage(let error):
             "the store's storage failed: \(error)"
         }

@@ -1,6 +1,7 @@
 import Foundation
 import LMDB
 import ShareClip
+import Synchronization
 
 /// A ShareLog replica: one LMDB environment holding the event log and its
 /// projections.
@@ -17,8 +18,12 @@ import ShareClip
 /// thread pool.
 public final class ShareStore: Sendable {
     public let path: String
-    public let replicaID: ReplicaID
-    public let epoch: Epoch
+    /// This replica's id: the one it was opened with, or the one the last
+    /// `renewIdentity()` through this instance gave it.
+    public var replicaID: ReplicaID { identity.withLock { $0.replica } }
+    /// This store's epoch, under the same terms as `replicaID`.
+    public var epoch: Epoch { identity.withLock { $0.epoch } }
+    let identity: Mutex<(replica: ReplicaID, epoch: Epoch)>
     let environment: Environment
     let schema: Schema
     let clock: any WallClock
@@ -30,6 +35,10 @@ public final class ShareStore: Sendable {
     /// Set when the `open` that made this instance upgraded the store from
     /// an older format (docs/FORMAT.md "Format 1, and the upgrade").
     public let upgrade: UpgradeReport?
+    /// Set when the `open` that made this instance gave the store a new
+    /// replica id because its data file is not the one it was last opened
+    /// in: a copy, or a restore (`renewIdentity`).
+    public let identityRenewal: IdentityRenewal?
 
     /// The named LMDB databases of a store, as `Schema` declares them, for a
     /// tool that opens the store's environment beside it (the benchmark
@@ -88,23 +97,38 @@ public final class ShareStore: Sendable {
                 throw ShareLogError.upgradeRequired(found: found)
             }
             let schema = try Schema(environment)
+            let home = try options.environment.readOnly ? nil : dataFileIdentity(at: path)
             let created = try creatingIfMissing && environment.write { txn -> Bool in
                 guard try !txn.contains(MetaKey.replica, in: schema.meta) else { return false }
                 try txn.put(Key.bigEndian(Schema.version), forKey: MetaKey.schema, in: schema.meta)
+                if let home { try txn.put(home, forKey: MetaKey.dataFile, in: schema.meta) }
                 try txn.put(ReplicaID.random().bytes, forKey: MetaKey.replica, in: schema.meta)
                 try txn.put(Epoch.random().bytes, forKey: MetaKey.epoch, in: schema.meta)
                 return true
             }
-            let identity = try storedIdentity(in: environment, schema: schema, path: path)
+            let stored = try storedIdentity(in: environment, schema: schema, path: path)
             var upgrade: UpgradeReport?
-            if identity.version == StoreUpgrade.fromVersion {
-                guard !options.environment.readOnly else { throw ShareLogError.upgradeRequired(found: identity.version) }
+            if stored.version == StoreUpgrade.fromVersion {
+                guard !options.environment.readOnly else { throw ShareLogError.upgradeRequired(found: stored.version) }
                 let replayed = try environment.write { txn in try StoreUpgrade(schema: schema).run(in: txn) }
-                upgrade = replayed.map { UpgradeReport(fromVersion: identity.version, toVersion: Schema.version, eventsReplayed: $0) }
+                upgrade = replayed.map { UpgradeReport(fromVersion: stored.version, toVersion: Schema.version, eventsReplayed: $0) }
+            }
+            var identity = (replica: stored.replica, epoch: stored.epoch)
+            var renewal: IdentityRenewal?
+            if let home, stored.dataFile != home {
+                renewal = try environment.write { txn -> IdentityRenewal? in
+                    // A store opened before data files were recorded keeps its id.
+                    guard try txn.contains(MetaKey.dataFile, in: schema.meta) else {
+                        try txn.put(home, forKey: MetaKey.dataFile, in: schema.meta)
+                        return nil
+                    }
+                    return try renew(reason: .fileChanged, home: home, schema: schema, in: txn)
+                }
+                if let renewal { identity = (renewal.replica, renewal.epoch) }
             }
             return ShareStore(
                 path: path, environment: environment, schema: schema, options: options,
-                identity: (identity.replica, identity.epoch), wasCreated: created, upgrade: upgrade)
+                identity: identity, wasCreated: created, upgrade: upgrade, renewal: renewal)
         }
     }
 
@@ -120,23 +144,23 @@ public final class ShareStore: Sendable {
         return version == StoreUpgrade.fromVersion ? StoreUpgrade.fromVersion : nil
     }
 
-    /// The format version, replica id and epoch `meta` records, in one
-    /// read (the upgrade changes none of them).
+    /// The format version, replica id, epoch and data-file identity `meta`
+    /// records, in one read (the upgrade changes none of them).
     ///
     /// - Throws: `storeNotFound` when the store was never initialised,
     ///   `corruptMeta` when the version is not a u32 or an id not 16 bytes,
     ///   and `unsupportedStoreVersion` for a newer format than this build's.
     private static func storedIdentity(
         in environment: Environment, schema: Schema, path: String
-    ) throws -> (version: UInt32, replica: ReplicaID, epoch: Epoch) {
-        let stored = try environment.read { txn -> (UInt32?, [UInt8], [UInt8])? in
+    ) throws -> (version: UInt32, replica: ReplicaID, epoch: Epoch, dataFile: [UInt8]?) {
+        let stored = try environment.read { txn -> (UInt32?, [UInt8], [UInt8], [UInt8]?)? in
             guard let version = try txn.withValue(forKey: MetaKey.schema, in: schema.meta, { Key.integer($0, as: UInt32.self) }),
                   let replica = try txn.value(forKey: MetaKey.replica, in: schema.meta),
                   let epoch = try txn.value(forKey: MetaKey.epoch, in: schema.meta)
             else { return nil }
-            return (version, replica, epoch)
+            return (version, replica, epoch, try txn.value(forKey: MetaKey.dataFile, in: schema.meta))
         }
-        guard let (version, replica, epoch) = stored else { throw ShareLogError.storeNotFound(path: path) }
+        guard let (version, replica, epoch, dataFile) = stored else { throw ShareLogError.storeNotFound(path: path) }
         // Not a u32: no version this build could vouch for.
         guard let version else { throw ShareLogError.corruptMeta("schema") }
         guard version <= Schema.version else {
@@ -144,22 +168,22 @@ public final class ShareStore: Sendable {
         }
         guard replica.count == 16 else { throw ShareLogError.corruptMeta("replica") }
         guard epoch.count == 16 else { throw ShareLogError.corruptMeta("epoch") }
-        return (version, ReplicaID(bytes: replica), Epoch(bytes: epoch))
+        return (version, ReplicaID(bytes: replica), Epoch(bytes: epoch), dataFile)
     }
 
     private init(
         path: String, environment: Environment, schema: Schema, options: Options,
-        identity: (replica: ReplicaID, epoch: Epoch), wasCreated: Bool, upgrade: UpgradeReport?
+        identity: (replica: ReplicaID, epoch: Epoch), wasCreated: Bool, upgrade: UpgradeReport?, renewal: IdentityRenewal?
     ) {
         self.path = path
         self.environment = environment
         self.schema = schema
         self.options = options
         self.clock = options.clock
-        self.replicaID = identity.replica
-        self.epoch = identity.epoch
+        self.identity = Mutex(identity)
         self.wasCreated = wasCreated
         self.upgrade = upgrade
+        self.identityRenewal = renewal
     }
 
     deinit { commitFeed.finish() }
@@ -177,7 +201,7 @@ public final class ShareStore: Sendable {
     /// Logs events made by this replica and projects them, in `txn`.
     @discardableResult
     func appendLocal(_ kinds: [Event.Kind], in txn: borrowing WriteTransaction) throws -> [Event] {
-        var local = try LocalLog(schema: schema, replica: replicaID, in: txn)
+        var local = try LocalLog(schema: schema, in: txn)
         var projection = self.projection
         var events: [Event] = []
         events.reserveCapacity(kinds.count)
@@ -189,34 +213,6 @@ public final class ShareStore: Sendable {
         try local.finish(in: txn)
         try projection.finish(in: txn)
         return events
-    }
-
-    /// Applies events from another replica, skipping those already logged,
-    /// in one transaction.
-    ///
-    /// - Throws: `invalidVCard` when a creation carries a card this store
-    ///   would refuse to create; nothing of the batch is written then.
-    /// - Returns: how many were new and how many were duplicates.
-    @discardableResult
-    @available(*, noasync, message: "use the async apply from async code")
-    public func apply(_ events: [Event]) throws -> ApplyReport {
-        for case .shareCreated(let created) in events.map(\.kind) {
-            guard let vCard = created.vCard else { continue }
-            do { try VCardValidator.validate(vCard) } catch {
-                throw ShareLogError.invalidVCard(reason: "share \(created.recordName): \(error.description)")
-            }
-        }
-        return try write { txn in
-            var applied = 0
-            var projection = self.projection
-            for event in events {
-                guard let sequence = try self.log.append(event, encoded: EventCodec.encode(event), in: txn) else { continue }
-                try projection.apply(event, at: sequence, in: txn)
-                applied += 1
-            }
-            try projection.finish(in: txn)
-            return ApplyReport(applied: applied, duplicates: events.count - applied)
-        }
     }
 
     /// Log entries after log position `position` (0 for the whole log), at

@@ -28,11 +28,16 @@ struct ShareFold {
         return [firstCreation] + otherCreations
     }
 
+    /// Whether the winning creation was logged without its card (it
+    /// arrived redacted, or compaction redacted it).
+    private var winnerHasNoCard = false
+
     mutating func add(_ created: ShareCreated, id: EventID, at position: UInt64) {
         let logged = LoggedCreation(position: position, holdsCard: created.vCard != nil)
         if firstCreation == nil { firstCreation = logged } else { otherCreations.append(logged) }
         if creation.map({ id < $0.event }) ?? true {
             creation = ShareState.Creation(createdAt: created.createdAt, expiresAt: created.expiresAt, event: id, position: position)
+            winnerHasNoCard = created.vCard == nil
         }
     }
 
@@ -44,8 +49,16 @@ struct ShareFold {
         }
     }
 
-    /// Whether any `shareExpired` of the name is logged.
-    var hasEnded: Bool { revocation != nil || ttlEnd != nil }
+    /// Whether a `shareExpired` of the name is logged.
+    private var endLogged: Bool { revocation != nil || ttlEnd != nil }
+
+    /// Whether the winning creation holds no card and no end is logged
+    /// (compaction redacts only winners with an end logged).
+    private var arrivedRedacted: Bool { creation != nil && winnerHasNoCard && !endLogged }
+
+    /// Whether the share reads as ended: an end is logged, or its winning
+    /// creation arrived without its card.
+    var hasEnded: Bool { endLogged || arrivedRedacted }
 
     /// The creation of a pending share: created, and no end logged.
     var pendingCreation: ShareState.Creation? { hasEnded ? nil : creation }
@@ -58,6 +71,6 @@ struct ShareFold {
 
     /// The stored state the log implies.
     var state: ShareState {
-        ShareState(creation: creation, revocation: revocation, ttlEnd: creation == nil ? ttlEnd : nil)
+        ShareState(creation: creation, revocation: revocation, ttlEnd: creation == nil ? ttlEnd : nil, arrivedRedacted: arrivedRedacted)
     }
 }

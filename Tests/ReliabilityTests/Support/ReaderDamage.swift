@@ -35,8 +35,10 @@ enum ReaderDamage: String, CaseIterable, Sendable, CustomStringConvertible {
     case unknownExpiryReason
     /// Share-state byte 0 = 1, format 1's, on the pure tombstone H.
     case unknownShareStateFormat
-    /// Flag bit 3 on A's share state.
+    /// Flag bit 4 on A's share state.
     case undefinedShareStateFlag
+    /// Flag bit 3 (arrived redacted) on C's share state, which has a revocation.
+    case arrivedRedactedBesideRevocation
     /// B's share state with no flag set, its 50 bytes kept.
     case noShareStateFlag
     /// B's share state with its creation and a TTL end (bits 0 and 2),
@@ -48,8 +50,8 @@ enum ReaderDamage: String, CaseIterable, Sendable, CustomStringConvertible {
     case shareStateLongerThanItsFlagsSay
     /// A's `expiry` value cut to 15 bytes.
     case expiryValueNot16
-    /// A `cursors` entry whose value is 23 bytes.
-    case cursorsValueNot24
+    /// A `cursors` entry whose value is 31 bytes.
+    case cursorsValueNot32
     /// A valid event under log key 0.
     case logKeyZero
     /// A valid event under a 7-byte log key.
@@ -73,11 +75,11 @@ enum ReaderDamage: String, CaseIterable, Sendable, CustomStringConvertible {
     var database: String {
         switch self {
         case .newerStoreFormat, .schemaNotFourBytes: "meta"
-        case .unknownShareStateFormat, .undefinedShareStateFlag, .noShareStateFlag, .ttlEndBesideCreation,
+        case .unknownShareStateFormat, .undefinedShareStateFlag, .arrivedRedactedBesideRevocation, .noShareStateFlag, .ttlEndBesideCreation,
              .shareStateShorterThanItsFlagsSay, .shareStateLongerThanItsFlagsSay, .sharesKeyLength:
             "shares"
         case .expiryValueNot16, .expiryKeyLength: "expiry"
-        case .cursorsValueNot24, .cursorsKeyLength: "cursors"
+        case .cursorsValueNot32, .cursorsKeyLength: "cursors"
         case .eventIndexKeyLength: "eventIndex"
         case .pendingRedactionsKeyLength: "pendingRedactions"
         default: "log"
@@ -132,12 +134,17 @@ enum ReaderDamage: String, CaseIterable, Sendable, CustomStringConvertible {
             return (FormatBytes.identifier(h), damaged, "shares \(h): share-state format version 1 is not one this reader knows (2)")
         case .undefinedShareStateFlag:
             var damaged = state(a)
+            damaged[1] |= 0x10
+            return (FormatBytes.identifier(a), damaged, "shares \(a): share state sets flag bits 0x10 that format 2 does not define")
+        case .arrivedRedactedBesideRevocation:
+            var damaged = state(c)
             damaged[1] |= 0x08
-            return (FormatBytes.identifier(a), damaged, "shares \(a): share state sets flag bits 0x08 that format 2 does not define")
+            return (FormatBytes.identifier(c), damaged,
+                    "shares \(c): share state is marked arrived redacted (bit 3) without a creation or beside a revocation")
         case .noShareStateFlag:
             var damaged = state(b)
             damaged[1] = 0
-            return (FormatBytes.identifier(b), damaged, "shares \(b): share state sets no flag")
+            return (FormatBytes.identifier(b), damaged, "shares \(b): share state has no part")
         case .ttlEndBesideCreation:
             // B's own TTL end, the sweep's R/6 at its expiresAt.
             var damaged = state(b) + FormatBytes.shareEnd(ReaderOutput.End(at: ReaderScenario.t + 61_000, origin: expected.meta.replica, originSequence: 6))
@@ -150,10 +157,10 @@ enum ReaderDamage: String, CaseIterable, Sendable, CustomStringConvertible {
         case .expiryValueNot16:
             let entry = expected.expiry.first { $0.recordName == a }!
             return (FormatBytes.expiryKey(entry), Array(FormatBytes.expiryValue(entry).prefix(15)), "expiry \(a): value is 15 bytes, not 16")
-        case .cursorsValueNot24:
-            let value = FormatBytes.identifier(ReaderScenario.rival) + FormatBytes.bigEndian(UInt64(7))
-            return (FormatBytes.identifier(ReaderScenario.foreign), Array(value.prefix(23)),
-                    "cursors \(ReaderScenario.foreign): value is 23 bytes, not 24")
+        case .cursorsValueNot32:
+            let value = FormatBytes.identifier(ReaderScenario.rival) + FormatBytes.bigEndian(UInt64(7)) + FormatBytes.bigEndian(UInt64(9))
+            return (FormatBytes.identifier(ReaderScenario.foreign), Array(value.prefix(31)),
+                    "cursors \(ReaderScenario.foreign): value is 31 bytes, not 32")
         case .logKeyZero:
             return (FormatBytes.bigEndian(UInt64(0)), revoke, "log 0: log key 0 is not a position: positions start at 1")
         case .logKeyNot8Bytes:

@@ -26,12 +26,15 @@ struct ReaderOutput: Decodable, Equatable {
         var originSequence: UInt64
         var liveCount: UInt64
         var expiredCount: UInt64
+        /// The data file's inode the store recorded; none in format 1.
+        var dataFile: UInt64?
 
         enum CodingKeys: String, CodingKey {
             case schema, replica, epoch
             case originSequence = "origin-sequence"
             case liveCount = "live-count"
             case expiredCount = "expired-count"
+            case dataFile = "data-file"
         }
     }
 
@@ -72,6 +75,7 @@ struct ReaderOutput: Decodable, Equatable {
         var creation: Creation?
         var revocation: End?
         var ttlEnd: End?
+        var arrivedRedacted: Bool
     }
 
     /// A share state's creation part: its times, its creating event, and
@@ -105,5 +109,6 @@ struct ReaderOutput: Decodable, Equatable {
         var peer: String
         var epoch: String
         var position: UInt64
+        var lastSeen: Int64
     }
 }

@@ -11,7 +11,8 @@ import ShareLog
 /// (foreign), and the local replica id is the store's identity.
 ///
 /// Steps (T = `ReliabilityStore.start`; R = this replica, F and E foreign
-/// ones, E's id smaller than F's):
+/// ones, E's id smaller than F's; X/0 is share X's TTL end, whose id is
+/// its record name and counter 0 on every replica):
 ///
 /// | log | event | at | what it shows |
 /// |---|---|---|---|
@@ -20,10 +21,10 @@ import ShareLog
 /// | 3 | R/3 create C, TTL 1 h | T+2 s | revoked, then compacted |
 /// | 4 | R/4 revoke C | T+3 s | |
 /// | 5 | R/5 create D, TTL 300 s | T+4 s | swept after compaction: pending redaction |
-/// | 6 | R/6 sweep expires B at its expiresAt | T+100 s | then compaction redacts entries 2 and 3 |
-/// | 7 | R/7 sweep expires D at its expiresAt | T+400 s | |
-/// | 8 | R/8 create E, TTL 1 h | T+401 s | revoked after compaction: pending redaction |
-/// | 9 | R/9 revoke E | T+402 s | |
+/// | 6 | B/0 sweep expires B at its expiresAt | T+100 s | then compaction redacts entries 2 and 3 |
+/// | 7 | D/0 sweep expires D at its expiresAt | T+400 s | |
+/// | 8 | R/6 create E, TTL 1 h | T+401 s | revoked after compaction: pending redaction |
+/// | 9 | R/7 revoke E | T+402 s | |
 /// | 10 | F/1 revoke G at T+10 s | applied | a tombstone before its creation |
 /// | 11 | F/2 unknown kind 9, flags 0xa5 | applied | kept with its flags and payload |
 /// | 12 | F/3 create G at T+5 s, TTL 1 h | applied | creation behind its tombstone |
@@ -32,7 +33,7 @@ import ShareLog
 /// | 15 | F/6 TTL expiry of J at T+30 s | applied | a tombstone with a TTL end ... |
 /// | 16 | F/7 revoke J at T+40 s | applied | ... and a revocation: both parts |
 /// | 17 | F/8 TTL expiry of L at T+60 s | applied | its creation arrives after it: ... |
-/// | 18 | F/9 create L at T+50 s, TTL 10 s | applied | ... the TTL end is dropped |
+/// | 18 | F/9 create L at T, TTL 60 s | applied | ... the TTL end is dropped |
 /// | 19 | F/10 create K at T+70 s, TTL 1 h | applied | a pending share whose creation ... |
 /// | 20 | E/1 create K at T+80 s, TTL 1 h | applied | ... a rival with a smaller id replaces |
 struct ReaderScenario {
@@ -98,7 +99,7 @@ struct ReaderScenario {
             Event(id: id(7), kind: .shareExpired(ShareExpired(recordName: RecordName(Self.j)!, at: at(40_000), reason: .revoked))),
             Event(id: id(8), kind: .shareExpired(ShareExpired(recordName: RecordName(Self.l)!, at: at(60_000), reason: .ttl))),
             Event(id: id(9), kind: .shareCreated(ShareCreated(
-                recordName: RecordName(Self.l)!, vCard: Array(Self.card("L").utf8), createdAt: at(50_000), expiresAt: at(60_000)))),
+                recordName: RecordName(Self.l)!, vCard: Array(Self.card("L").utf8), createdAt: at(0), expiresAt: at(60_000)))),
             Event(id: id(10), kind: .shareCreated(ShareCreated(
                 recordName: RecordName(Self.k)!, vCard: Array(Self.card("K").utf8), createdAt: at(70_000), expiresAt: at(3_670_000)))),
             Event(id: EventID(origin: ReplicaID(Self.rival)!, counter: 1), kind: .shareCreated(ShareCreated(
@@ -111,12 +112,15 @@ struct ReaderScenario {
             "A": text(a), "B": text(b), "C": text(c), "D": text(d), "E": text(e), "G": Self.g, "H": Self.h, "I": Self.i,
             "J": Self.j, "K": Self.k, "L": Self.l,
         ]
+        // The data file's inode, as the file system reports it.
+        let inode = try FileManager.default.attributesOfItem(atPath: fixture.path + "/data.mdb")[.systemFileNumber] as? Int
         expected = Self.expectation(
-            names: names, replica: store.replicaID.uuid.uuidString.lowercased(), epoch: store.epoch.uuid.uuidString.lowercased())
+            names: names, replica: store.replicaID.uuid.uuidString.lowercased(), epoch: store.epoch.uuid.uuidString.lowercased(),
+            dataFile: inode.map(UInt64.init))
     }
 
     /// The state the steps leave, by hand, by the rules of docs/FORMAT.md.
-    private static func expectation(names: [Character: String], replica r: String, epoch: String) -> ReaderOutput {
+    private static func expectation(names: [Character: String], replica r: String, epoch: String, dataFile: UInt64?) -> ReaderOutput {
         let f = foreign, e = rival
         let created = { (sequence: UInt64, origin: String, originSequence: UInt64, letter: Character, card: Character, createdAt: Int64, expiresAt: Int64, redacted: Bool) in
             ReaderOutput.Event(
@@ -135,10 +139,10 @@ struct ReaderScenario {
             created(3, r, 3, "C", "C", 2000, 3_602_000, true),
             expired(4, r, 4, "C", 3000, "revoked"),
             created(5, r, 5, "D", "D", 4000, 304_000, false),
-            expired(6, r, 6, "B", 61_000, "ttl"),
-            expired(7, r, 7, "D", 304_000, "ttl"),
-            created(8, r, 8, "E", "E", 401_000, 4_001_000, false),
-            expired(9, r, 9, "E", 402_000, "revoked"),
+            expired(6, names["B"]!, 0, "B", 61_000, "ttl"),
+            expired(7, names["D"]!, 0, "D", 304_000, "ttl"),
+            created(8, r, 6, "E", "E", 401_000, 4_001_000, false),
+            expired(9, r, 7, "E", 402_000, "revoked"),
             expired(10, f, 1, "G", 10_000, "revoked"),
             ReaderOutput.Event(sequence: 11, version: 1, kind: 9, kindName: "unknown", flags: 0xA5, origin: f, originSequence: 2, payload: "010203"),
             created(12, f, 3, "G", "G", 5000, 3_605_000, false),
@@ -147,7 +151,7 @@ struct ReaderScenario {
             expired(15, f, 6, "J", 30_000, "ttl"),
             expired(16, f, 7, "J", 40_000, "revoked"),
             expired(17, f, 8, "L", 60_000, "ttl"),
-            created(18, f, 9, "L", "L", 50_000, 60_000, false),
+            created(18, f, 9, "L", "L", 0, 60_000, false),
             created(19, f, 10, "K", "K", 70_000, 3_670_000, false),
             created(20, e, 1, "K", "k", 80_000, 3_680_000, false),
         ]
@@ -159,7 +163,7 @@ struct ReaderScenario {
             ReaderOutput.End(at: t + at, origin: origin, originSequence: originSequence)
         }
         let share = { (letter: Character, creation: ReaderOutput.Creation?, revocation: ReaderOutput.End?, ttlEnd: ReaderOutput.End?) in
-            ReaderOutput.Share(recordName: names[letter]!, version: 2, creation: creation, revocation: revocation, ttlEnd: ttlEnd)
+            ReaderOutput.Share(recordName: names[letter]!, version: 2, creation: creation, revocation: revocation, ttlEnd: ttlEnd, arrivedRedacted: false)
         }
         // A TTL end is stored only while no creation is known: B, D and L
         // keep their creation alone, and the answers get the end from its
@@ -169,24 +173,26 @@ struct ReaderScenario {
             share("B", creation(1000, 61_000, r, 2, 2), nil, nil),
             share("C", creation(2000, 3_602_000, r, 3, 3), end(3000, r, 4), nil),
             share("D", creation(4000, 304_000, r, 5, 5), nil, nil),
-            share("E", creation(401_000, 4_001_000, r, 8, 8), end(402_000, r, 9), nil),
+            share("E", creation(401_000, 4_001_000, r, 6, 8), end(402_000, r, 7), nil),
             share("G", creation(5000, 3_605_000, f, 3, 12), end(10_000, f, 1), nil),
             share("H", nil, nil, end(20_000, f, 4)),
             share("I", creation(400_000, 4_000_000, f, 5, 14), nil, nil),
             share("J", nil, end(40_000, f, 7), end(30_000, f, 6)),
             share("K", creation(80_000, 3_680_000, e, 1, 20), nil, nil),
-            share("L", creation(50_000, 60_000, f, 9, 18), nil, nil),
+            share("L", creation(0, 60_000, f, 9, 18), nil, nil),
         ]
-        let local: [ReaderOutput.IndexEntry] = (1...9).map { ReaderOutput.IndexEntry(origin: r, originSequence: UInt64($0), sequence: UInt64($0)) }
+        let local: [ReaderOutput.IndexEntry] = zip(1...7, [1, 2, 3, 4, 5, 8, 9] as [UInt64]).map {
+            ReaderOutput.IndexEntry(origin: r, originSequence: UInt64($0), sequence: $1)
+        } + [ReaderOutput.IndexEntry(origin: names["B"]!, originSequence: 0, sequence: 6), ReaderOutput.IndexEntry(origin: names["D"]!, originSequence: 0, sequence: 7)]
         let applied: [ReaderOutput.IndexEntry] = (1...10).map { ReaderOutput.IndexEntry(origin: f, originSequence: UInt64($0), sequence: UInt64($0 + 9)) }
         let index = local + applied + [ReaderOutput.IndexEntry(origin: e, originSequence: 1, sequence: 20)]
         let pending = { (letter: Character, position: UInt64, expiresAt: Int64) in
             ReaderOutput.ExpiryEntry(clampedExpiresAt: UInt64(t + expiresAt), recordName: names[letter]!, position: position, expiresAt: t + expiresAt)
         }
         return ReaderOutput(
-            databases: ["meta": 6, "log": 20, "eventIndex": 20, "shares": 11, "expiry": 3, "pendingRedactions": 5, "cursors": 0],
+            databases: ["meta": 7, "log": 20, "eventIndex": 20, "shares": 11, "expiry": 3, "pendingRedactions": 5, "cursors": 0],
             // Pending: A, I and K. Ended: B, C, D, E, G, H, J and L.
-            meta: ReaderOutput.Meta(schema: 2, replica: r, epoch: epoch, originSequence: 9, liveCount: 3, expiredCount: 8),
+            meta: ReaderOutput.Meta(schema: 2, replica: r, epoch: epoch, originSequence: 7, liveCount: 3, expiredCount: 8, dataFile: dataFile),
             events: events,
             // Every key list in LMDB's order: bytewise, which for
             // lowercase UUID text and big-endian integers is this order.

@@ -51,7 +51,9 @@ struct ReferenceModel {
         let due = image().expiry.filter { $0.value.expiresAt <= now.milliseconds }
             .map { key, pending in (key: Self.bigEndian(key.expiresAt) + Self.raw(key.name.uuid), name: key.name, at: pending.expiresAt) }
         for share in due.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
-            make(.shareExpired(ShareExpired(recordName: share.name, at: Timestamp(milliseconds: share.at), reason: .ttl)))
+            // ENGINE.md: a TTL end's id is the record name's 16 bytes and counter 0, on every replica.
+            let id = EventID(origin: ReplicaID(uuid: share.name.uuid), counter: 0)
+            receive(Event(id: id, kind: .shareExpired(ShareExpired(recordName: share.name, at: Timestamp(milliseconds: share.at), reason: .ttl))))
         }
         return due.count
     }
@@ -150,6 +152,13 @@ struct ReferenceModel {
         for (name, share) in image.shares {
             // A TTL end is kept only while no creation is known.
             if share.creation == nil { image.shares[name]?.ttlEnd = ttlEnds[name] }
+            // A winning creation logged without its card, and no end logged:
+            // it ended where it was redacted, and the state marks it.
+            if let creation = share.creation, !ended.contains(name),
+               creations[name]?.first(where: { $0.sequence == creation.position })?.holdsCard == false {
+                image.shares[name]?.arrivedRedacted = true
+                ended.insert(name)
+            }
             let pending = share.creation != nil && !ended.contains(name)
             if let creation = share.creation, pending {
                 image.expiry[.init(expiresAt: UInt64(max(creation.expiresAt, 0)), name: name)] = .init(position: creation.position, expiresAt: creation.expiresAt)

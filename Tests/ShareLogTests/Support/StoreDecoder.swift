@@ -22,6 +22,7 @@ enum StoreDecoder {
             case "schema": try require(value == [0, 0, 0, 2], "meta schema \(value)")
             case "replica": try require(value == raw(test.store.replicaID.uuid), "meta replica \(value)")
             case "epoch": try require(value.count == 16, "meta epoch of \(value.count) bytes")
+            case "data-file": try require(value.count == 8, "meta data-file of \(value.count) bytes")
             case "origin-sequence": image.originSequence = try integer(value[...], "meta \(name)")
             case "live-count": image.liveCount = try integer(value[...], "meta \(name)")
             case "expired-count": image.expiredCount = try integer(value[...], "meta \(name)")
@@ -48,7 +49,12 @@ enum StoreDecoder {
             try require(UInt64(max(pending.expiresAt, 0)) == (try integer(key[0..<8], "expiry key") as UInt64), "expiry key \(key) indexes another time than its value \(value)")
             image.expiry[.init(expiresAt: try integer(key[0..<8], "expiry key"), name: RecordName(uuid: uuid(key[8...])))] = pending
         }
-        try require(try test.contents(of: \.cursors).isEmpty, "cursors holds entries, and nothing syncs yet")
+        for (key, value) in try test.contents(of: \.cursors) {
+            try require(key.count == 16 && value.count == 32, "cursors entry \(key): \(value)")
+            image.cursors[uuid(key[...])] = StoreImage.Cursor(
+                epoch: uuid(value[0..<16]), position: try integer(value[16..<24], "cursor position") as UInt64,
+                lastSeen: try integer(value[24...], "cursor time") as Int64)
+        }
         for (key, value) in try test.contents(of: \.pendingRedactions) {
             try require(value.isEmpty, "pendingRedactions value \(value)")
             image.pendingRedactions.insert(try integer(key[...], "pendingRedactions key"))
@@ -65,10 +71,12 @@ enum StoreDecoder {
     }
 
     /// A `shares` value (format 2): version 2, flags (bit 0 creation, bit 1
-    /// revocation, bit 2 TTL end, never with bit 0), then the present
-    /// parts: creation (48), revocation (32), TTL end (32); nothing else.
+    /// revocation, bit 2 TTL end, never with bit 0; bit 3 arrived redacted,
+    /// only with bit 0 and without bit 1), then the present parts: creation
+    /// (48), revocation (32), TTL end (32); nothing else.
     private static func share(_ bytes: [UInt8]) throws -> StoreImage.Share {
-        try require(bytes.count >= 2 && bytes[0] == 2 && bytes[1] & ~7 == 0 && bytes[1] != 0 && bytes[1] & 5 != 5,
+        try require(bytes.count >= 2 && bytes[0] == 2 && bytes[1] & ~15 == 0 && bytes[1] & 7 != 0 && bytes[1] & 5 != 5
+                        && (bytes[1] & 8 == 0 || bytes[1] & 3 == 1),
                     "share state \(bytes.prefix(2)) of \(bytes.count) bytes")
         let flags = bytes[1]
         let expected = 2 + (flags & 1 != 0 ? 48 : 0) + (flags & 2 != 0 ? 32 : 0) + (flags & 4 != 0 ? 32 : 0)
@@ -90,6 +98,7 @@ enum StoreDecoder {
         }
         if flags & 2 != 0 { share.revocation = try end() }
         if flags & 4 != 0 { share.ttlEnd = try end() }
+        share.arrivedRedacted = flags & 8 != 0
         return share
     }
 

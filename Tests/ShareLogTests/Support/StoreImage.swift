@@ -1,3 +1,4 @@
+import Foundation
 import ShareLog
 
 /// Everything a store holds, as plain values laid out the way
@@ -14,12 +15,13 @@ struct StoreImage: Equatable {
         var creation: Creation?
         var revocation: End?
         var ttlEnd: End?
+        var arrivedRedacted = false
 
         var description: String {
             let created = creation.map { "created \($0.createdAt)...\($0.expiresAt) by \($0.event) at position \($0.position)" } ?? "no creation"
             let revoked = revocation.map { "revoked at \($0.at) by \($0.event)" } ?? "no revocation"
             let ended = ttlEnd.map { "TTL end at \($0.at) by \($0.event)" } ?? "no TTL end"
-            return "\(created), \(revoked), \(ended)"
+            return "\(created), \(revoked), \(ended)\(arrivedRedacted ? ", arrived redacted" : "")"
         }
     }
 
@@ -54,6 +56,15 @@ struct StoreImage: Equatable {
         var description: String { "position \(position), expires \(expiresAt)" }
     }
 
+    /// A peer's cursor, as FORMAT.md lays out a `cursors` value.
+    struct Cursor: Equatable, CustomStringConvertible {
+        var epoch: UUID
+        var position: UInt64
+        var lastSeen: Int64
+
+        var description: String { "epoch \(epoch), position \(position), seen \(lastSeen)" }
+    }
+
     var originSequence: UInt64 = 0
     var liveCount: UInt64 = 0
     var expiredCount: UInt64 = 0
@@ -63,6 +74,8 @@ struct StoreImage: Equatable {
     var shares: [RecordName: Share] = [:]
     var expiry: [ExpiryKey: Pending] = [:]
     var pendingRedactions: Set<UInt64> = []
+    /// Cursors by peer replica id.
+    var cursors: [UUID: Cursor] = [:]
 
     /// Where `self` (the store) and `expected` (the model) disagree, a few
     /// lines per database, for a failure message.
@@ -80,6 +93,7 @@ struct StoreImage: Equatable {
         lines += Self.differences("shares", shares, expected.shares)
         lines += Self.differences("expiry", expiry, expected.expiry)
         lines += Self.differences("pendingRedactions", Self.present(pendingRedactions), Self.present(expected.pendingRedactions))
+        lines += Self.differences("cursors", cursors, expected.cursors)
         return lines
     }
 

@@ -1,0 +1,18 @@
+/// A bounded run of this replica's log as a peer receives it
+/// (`ShareStore.replicationBatch(after:inEpoch:maxBytes:excludingOrigin:)`).
+public struct ReplicationBatch: Sendable {
+    /// The events, in log order. A creation whose card no answer needs (its
+    /// share ended) comes without its card; when that share was revoked,
+    /// its revocation follows in the same batch even if the log holds it
+    /// later, so the peer never reads the share without its end's reason.
+    public let events: [Event]
+    /// The log position the peer's cursor advances to once it has applied
+    /// `events`: the last entry read, which may be past the last event
+    /// sent when events of the excluded origin were skipped.
+    public let through: UInt64
+    /// The log's last position when the batch was read: the peer has
+    /// caught up when `through` reaches it.
+    public let lastPosition: UInt64
+    /// The encoded size of `events`.
+    public let bytes: Int
+}

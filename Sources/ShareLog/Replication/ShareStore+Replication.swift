@@ -1,0 +1,130 @@
+import LMDB
+
+/// What sync needs of the engine (docs/SYNC.md): applying a peer's events
+/// with its cursor in one transaction, reading the log as a peer may see
+/// it, one share's events by record name, and the cursors.
+extension ShareStore {
+    /// Applies events from another replica, skipping those already logged,
+    /// in one durable transaction.
+    ///
+    /// Every event is checked as a local write would be first (card, size
+    /// and time to live: `ForeignEventValidator`), and nothing of the batch
+    /// is written if one fails.
+    ///
+    /// - Throws: `invalidEvent` for an event a local write would refuse;
+    ///   `ownOriginConflict` for an event that claims this replica's id and
+    ///   is not in its log (this store was restored or copied, and its peer
+    ///   holds events it never made: `renewIdentity()` and apply again).
+    ///   Nothing is written then.
+    /// - Returns: how many were new and how many were already logged.
+    @discardableResult
+    @available(*, noasync, message: "use the async apply from async code")
+    public func apply(_ events: [Event]) throws -> ApplyReport {
+        try applyForeign(events, advancing: nil)
+    }
+
+    /// `apply(_:)`, and `cursor` recorded in the same transaction, so the
+    /// events and how far they reach commit together or not at all: once
+    /// this returns, the batch is durable and the pull may be acknowledged.
+    ///
+    /// Within one epoch a cursor never moves back: a batch that arrives
+    /// late (a second session with the same peer) keeps the larger
+    /// position. A new epoch replaces the cursor.
+    @discardableResult
+    @available(*, noasync, message: "use the async apply from async code")
+    public func apply(_ events: [Event], advancing cursor: PeerCursor) throws -> ApplyReport {
+        try applyForeign(events, advancing: cursor)
+    }
+
+    private func applyForeign(_ events: [Event], advancing cursor: PeerCursor?) throws -> ApplyReport {
+        let encoded = try events.map { event in
+            let bytes = EventCodec.encode(event)
+            try ForeignEventValidator.validate(event, encodedBytes: bytes.count)
+            return bytes
+        }
+        return try write { txn in
+            let own = try self.storedReplica(in: txn)
+            var applied = 0
+            var projection = self.projection
+            for (event, bytes) in zip(events, encoded) {
+                if event.id.origin == own {
+                    guard try txn.contains(Key.event(event.id), in: self.schema.eventIndex) else {
+                        let made = try ShareProjection.counter(MetaKey.originSequence, schema: self.schema, in: txn)
+                        throw ShareLogError.ownOriginConflict(event.id, madeHere: made)
+                    }
+                    continue
+                }
+                guard let position = try self.log.append(event, encoded: bytes, in: txn) else { continue }
+                try projection.apply(event, at: position, in: txn)
+                applied += 1
+            }
+            try projection.finish(in: txn)
+            if let cursor { try self.advance(cursor, in: txn) }
+            return ApplyReport(applied: applied, duplicates: events.count - applied)
+        }
+    }
+
+    /// Stores `cursor`, keeping a larger position of the same epoch.
+    private func advance(_ cursor: PeerCursor, in txn: borrowing WriteTransaction) throws {
+        var position = cursor.position
+        if let stored = try storedCursor(of: cursor.peer, in: txn), stored.epoch == cursor.epoch {
+            position = max(position, stored.position)
+        }
+        let advanced = PeerCursor(peer: cursor.peer, epoch: cursor.epoch, position: position, lastSeen: cursor.lastSeen)
+        try txn.put(advanced.encoded(), forKey: cursor.peer.bytes, in: schema.cursors)
+    }
+
+    /// The cursor this replica keeps for `peer`, or nil before its first
+    /// applied batch.
+    public func cursor(of peer: ReplicaID) throws -> PeerCursor? {
+        try read { txn in try storedCursor(of: peer, in: txn) }
+    }
+
+    /// Every peer's cursor, by replica id.
+    ///
+    /// - Throws: `corruptKey` for a damaged `cursors` entry.
+    public func peers() throws -> [PeerCursor] {
+        try read { txn in
+            var cursors: [PeerCursor] = []
+            try txn.scan(schema.cursors) { entry in
+                guard let cursor = PeerCursor(key: entry.key, value: entry.value) else {
+                    throw Self.damagedCursor(key: entry.key)
+                }
+                cursors.append(cursor)
+                return .proceed
+            }
+            return cursors
+        }
+    }
+
+    private func storedCursor(of peer: ReplicaID, in txn: borrowing Transaction<some TransactionAccess>) throws -> PeerCursor? {
+        let key = peer.bytes
+        let decoded = try txn.withValue(forKey: key, in: schema.cursors) { value in
+            key.withUnsafeBytes { PeerCursor(key: $0, value: value) }
+        }
+        guard let decoded else { return nil }
+        guard let cursor = decoded else { throw key.withUnsafeBytes { Self.damagedCursor(key: $0) } }
+        return cursor
+    }
+
+    private static func damagedCursor(key: UnsafeRawBufferPointer) -> ShareLogError {
+        .corruptKey(
+            database: "cursors", key: Array(key),
+            reason: "not a replica id (16 bytes) with an epoch, a position and a time (32 bytes)")
+    }
+
+    /// The replica id `meta` holds now, which `renewIdentity()` may have
+    /// changed since this instance was opened.
+    func storedReplica(in txn: borrowing Transaction<some TransactionAccess>) throws -> ReplicaID {
+        let stored = try txn.withValue(forKey: MetaKey.replica, in: schema.meta) { $0.count == 16 ? ReplicaID(bytes: $0) : nil }
+        guard let replica = stored ?? nil else { throw ShareLogError.corruptMeta("replica") }
+        return replica
+    }
+
+    /// The epoch `meta` holds now.
+    func storedEpoch(in txn: borrowing Transaction<some TransactionAccess>) throws -> Epoch {
+        let stored = try txn.withValue(forKey: MetaKey.epoch, in: schema.meta) { $0.count == 16 ? Epoch(bytes: $0) : nil }
+        guard let epoch = stored ?? nil else { throw ShareLogError.corruptMeta("epoch") }
+        return epoch
+    }
+}
