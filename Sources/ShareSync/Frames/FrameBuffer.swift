@@ -15,6 +15,7 @@ public struct FrameBuffer: Sendable {
     /// The error a bad frame raised: the stream cannot be read past it.
     private var failure: FrameError?
 
+    /// An empty buffer.
     public init() {}
 
     /// The bytes the buffer holds. Bytes of returned frames are released

@@ -12,6 +12,7 @@ public struct EncodedEvents: Hashable, Sendable {
     /// Encodes `events` with `EventCodec`.
     public init(_ events: [Event]) { encoded = events.map(EventCodec.encode) }
 
+    /// How many events there are.
     public var count: Int { encoded.count }
 
     /// The events, decoded with `EventCodec.decode`.

@@ -14,6 +14,7 @@ extension Message {
         /// The most bytes of events the sender may put in one batch.
         public var maxBatchBytes: UInt32
 
+        /// A pull with these fields.
         public init(knownEpoch: Epoch?, after: UInt64, follow: Bool, maxBatchBytes: UInt32) {
             self.knownEpoch = knownEpoch
             self.after = after

@@ -17,6 +17,7 @@ extension Message {
         /// The server's proof of authentication, when it gives one.
         public var proof: HandshakeProof?
 
+        /// A welcome with these fields.
         public init(
             version: UInt16, replica: ReplicaID, epoch: Epoch, nonce: HandshakeNonce, heldOfYou: UInt64,
             proof: HandshakeProof?

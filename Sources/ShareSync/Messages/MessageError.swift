@@ -21,14 +21,16 @@ public enum MessageError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidEvent(index: Int, EventDecodingError)
 
     public var description: String {
-        let fault = "the peer is not a compatible ShareLog sync peer; check that both sides run a ShareLog that speaks protocol \(SyncProtocol.versions)"
+        let fault = "the peer is not a compatible ShareLog sync peer; "
+            + "check that both sides run a ShareLog that speaks protocol \(SyncProtocol.versions)"
         return switch self {
         case .truncated(let type, let field):
             "a \(type) message ends before its \(field) is complete: \(fault)"
         case .trailingBytes(let type, let count):
             "a \(type) message carries \(count) bytes after its last field: \(fault)"
         case .badMagic(let bytes):
-            "the first message does not begin with \"SLSY\" but with \(bytes.map { String($0, radix: 16) }): the peer is not speaking the ShareLog sync protocol; check the address"
+            "the first message does not begin with \"SLSY\" but with bytes \(bytes.map { String($0, radix: 16) }.joined(separator: " ")): "
+                + "the peer is not speaking the ShareLog sync protocol; check the address"
         case .invalidValue(let type, let field, let value):
             "a \(type) message holds \(value) in \(field), which the protocol does not define: \(fault)"
         case .countOutOfRange(let type, let field, let count, let allowed):

@@ -21,14 +21,17 @@ import TestSupport
         Case(name: "hello cut in the replica", type: .hello, payload: Array(hello.prefix(10)), error: .truncated(.hello, field: "replica")),
         Case(name: "hello cut in the nonce", type: .hello, payload: Array(hello.dropLast()), error: .truncated(.hello, field: "nonce")),
         Case(name: "hello to a web server", type: .hello, payload: Array("GET / HTTP/1.1".utf8), error: .badMagic(hex("47455420"))),
-        Case(name: "hello with the wrong magic", type: .hello, payload: hex("534c535a") + hello.dropFirst(4), error: .badMagic(hex("534c535a"))),
+        Case(name: "hello with the wrong magic", type: .hello, payload: hex("534c535a") + hello.dropFirst(4),
+             error: .badMagic(hex("534c535a"))),
         Case(name: "hello versions 2…1", type: .hello, payload: hex("534c5359 0002 0001") + hello.dropFirst(8),
              error: .invalidVersionRange(min: 2, max: 1)),
         Case(name: "hello role 0", type: .hello, payload: hex("534c5359 0001 0001 00") + hello.dropFirst(9),
              error: .invalidValue(.hello, field: "role", value: 0)),
         Case(name: "hello role 3", type: .hello, payload: hex("534c5359 0001 0001 03") + hello.dropFirst(9),
              error: .invalidValue(.hello, field: "role", value: 3)),
-        Case(name: "welcome proofLength 31", type: .welcome, payload: Array(GoldenFrame.welcome.payload.prefix(74)) + [31] + Array(repeating: 0, count: 31),
+        // The golden welcome up to heldOfYou (74 bytes), then a 31-byte proof.
+        Case(name: "welcome proofLength 31", type: .welcome,
+             payload: Array(GoldenFrame.welcome.payload.prefix(74)) + [31] + Array(repeating: 0, count: 31),
              error: .invalidValue(.welcome, field: "proofLength", value: 31)),
         Case(name: "welcome cut in the proof", type: .welcome, payload: Array(GoldenFrame.welcome.payload.dropLast()),
              error: .truncated(.welcome, field: "proof")),
@@ -113,8 +116,10 @@ import TestSupport
     }
 
     @Test func errorsNameTheMessageAndTheField() {
-        #expect(MessageError.truncated(.batch, field: "events[1].length").description.contains("batch message ends before its events[1].length"))
+        let truncated = MessageError.truncated(.batch, field: "events[1].length").description
+        #expect(truncated.contains("batch message ends before its events[1].length"))
         #expect(MessageError.invalidValue(.hello, field: "role", value: 3).description.contains("3 in role"))
-        #expect(MessageError.countOutOfRange(.fetch, field: "count", count: 65, allowed: 1 ... 64).description.contains("65 in count, outside 1…64"))
+        let count = MessageError.countOutOfRange(.fetch, field: "count", count: 65, allowed: 1 ... 64).description
+        #expect(count.contains("65 in count, outside 1…64"))
     }
 }
