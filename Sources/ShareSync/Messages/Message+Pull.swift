@@ -1,0 +1,25 @@
+import ShareLog
+
+extension Message {
+    /// A request for the events after a cursor in the other side's log.
+    public struct Pull: Hashable, Sendable {
+        /// The epoch of the other side's store that `after` belongs to; nil
+        /// for no cursor (all zeros on the wire, so the all-zero epoch is
+        /// reserved for it).
+        public var knownEpoch: Epoch?
+        /// The cursor: a position in the other side's log (0 for its start).
+        public var after: UInt64
+        /// Stay open after catching up and send new events as they commit.
+        public var follow: Bool
+        /// The most bytes of events the sender may put in one batch.
+        public var maxBatchBytes: UInt32
+
+        /// A pull with these fields.
+        public init(knownEpoch: Epoch?, after: UInt64, follow: Bool, maxBatchBytes: UInt32) {
+            self.knownEpoch = knownEpoch
+            self.after = after
+            self.follow = follow
+            self.maxBatchBytes = maxBatchBytes
+        }
+    }
+}
