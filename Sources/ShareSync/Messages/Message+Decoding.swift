@@ -32,7 +32,7 @@ extension Message {
         case .caughtUp: self = .caughtUp(position: try reader.read(UInt64.self, "position"))
         case .snapshotRequired:
             self = .snapshotRequired(
-                reason: try reader.read(SnapshotReason.self, "reason"), epoch: try reader.read(Epoch.self, "epoch"),
+                reason: try reader.read(Message.SnapshotReason.self, "reason"), epoch: try reader.read(Epoch.self, "epoch"),
                 horizon: try reader.read(UInt64.self, "horizon"))
         case .snapshotRequest: self = .snapshotRequest
         case .snapshotBatch:

@@ -31,7 +31,7 @@ enum MessageSamples {
             return .caughtUp(position: rng.next())
         case .snapshotRequired:
             return .snapshotRequired(
-                reason: SnapshotReason.allCases.randomElement(using: &rng)!, epoch: identifier(&rng), horizon: rng.next())
+                reason: Message.SnapshotReason.allCases.randomElement(using: &rng)!, epoch: identifier(&rng), horizon: rng.next())
         case .snapshotRequest:
             return .snapshotRequest
         case .snapshotBatch:
