@@ -70,8 +70,13 @@ extension Message {
         let min = try reader.read(UInt16.self, "minVersion")
         let max = try reader.read(UInt16.self, "maxVersion")
         guard min <= max else { throw .invalidVersionRange(min: min, max: max) }
+        let role = try reader.read(SyncRole.self, "role")
+        let directions = SyncDirections(rawValue: try reader.read(UInt8.self, "directions"))
+        guard SyncDirections.defined.isSuperset(of: directions) else {
+            throw .invalidValue(.hello, field: "directions", value: UInt64(directions.rawValue))
+        }
         return Hello(
-            versions: min ... max, role: try reader.read(SyncRole.self, "role"), replica: try reader.read(ReplicaID.self, "replica"),
+            versions: min ... max, role: role, directions: directions, replica: try reader.read(ReplicaID.self, "replica"),
             epoch: try reader.read(Epoch.self, "epoch"), nonce: try readNonce(&reader))
     }
 

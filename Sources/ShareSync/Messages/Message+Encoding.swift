@@ -15,6 +15,7 @@ extension Message {
             writer.write(hello.versions.lowerBound)
             writer.write(hello.versions.upperBound)
             writer.write(hello.role.rawValue)
+            writer.write(hello.directions.rawValue)
             writer.write(hello.replica)
             writer.write(hello.epoch)
             writer.write(hello.nonce.bytes)

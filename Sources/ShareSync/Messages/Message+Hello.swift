@@ -7,6 +7,8 @@ extension Message {
         public var versions: ClosedRange<UInt16>
         /// What the client asks to be in the session.
         public var role: SyncRole
+        /// Which ways events flow; none for a clip, which only fetches.
+        public var directions: SyncDirections
         /// The client store's replica id.
         public var replica: ReplicaID
         /// The client store's epoch.
@@ -15,9 +17,12 @@ extension Message {
         public var nonce: HandshakeNonce
 
         /// A hello with these fields; the magic is added on the wire.
-        public init(versions: ClosedRange<UInt16>, role: SyncRole, replica: ReplicaID, epoch: Epoch, nonce: HandshakeNonce) {
+        public init(
+            versions: ClosedRange<UInt16>, role: SyncRole, directions: SyncDirections, replica: ReplicaID, epoch: Epoch, nonce: HandshakeNonce
+        ) {
             self.versions = versions
             self.role = role
+            self.directions = directions
             self.replica = replica
             self.epoch = epoch
             self.nonce = nonce

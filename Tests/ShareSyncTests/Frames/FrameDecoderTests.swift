@@ -41,12 +41,12 @@ import TestSupport
         #expect(try FrameDecoder().decode(hex("00400000")) == .needMore(total: 4_194_313))
         let largest = #expect(throws: FrameError.self) { try FrameDecoder().decode(hex("ffffffff")) }
         #expect(largest == .oversized(length: 4_294_967_295, limit: 4_194_304))
-        // The hello's 73-byte payload against a limit of 72, then of 73.
+        // The hello's 74-byte payload against a limit of 73, then of 74.
         let tight = #expect(throws: FrameError.self) {
-            try FrameDecoder(maxPayloadBytes: 72).decode(GoldenFrame.hello.bytes.prefix(4))
+            try FrameDecoder(maxPayloadBytes: 73).decode(GoldenFrame.hello.bytes.prefix(4))
         }
-        #expect(tight == .oversized(length: 73, limit: 72))
-        #expect(try FrameDecoder(maxPayloadBytes: 73).decode(GoldenFrame.hello.bytes.prefix(4)) == .needMore(total: 82))
+        #expect(tight == .oversized(length: 74, limit: 73))
+        #expect(try FrameDecoder(maxPayloadBytes: 74).decode(GoldenFrame.hello.bytes.prefix(4)) == .needMore(total: 83))
     }
 
     @Test(arguments: [0, 17, 128, 255] as [UInt8])
@@ -63,7 +63,7 @@ import TestSupport
                 damaged[index] ^= 1 << bit
                 let error = #expect(throws: FrameError.self) { try FrameDecoder().decode(damaged) }
                 let found = ReferenceCRC32.of([0x01] + damaged[9...])
-                #expect(error == .checksumMismatch(type: .hello, length: 73, expected: 0x7C08_DEC8, found: found))
+                #expect(error == .checksumMismatch(type: .hello, length: 74, expected: 0xF363_4C58, found: found))
             }
         }
     }

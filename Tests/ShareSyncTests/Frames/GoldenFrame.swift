@@ -23,15 +23,15 @@ struct GoldenFrame: CustomTestStringConvertible, Sendable {
     static let hello = GoldenFrame(
         name: "hello",
         bytes: hex("""
-            00000049 01 7c08dec8
+            0000004a 01 f3634c58
             534c5359
-            0001 0001 01
+            0001 0001 01 05
             00112233445566778899aabbccddeeff
             f0e1d2c3b4a5968778695a4b3c2d1e0f
             000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
             """),
         message: .hello(Message.Hello(
-            versions: 1 ... 1, role: .main, replica: replica, epoch: epoch,
+            versions: 1 ... 1, role: .main, directions: [.pull, .follow], replica: replica, epoch: epoch,
             nonce: HandshakeNonce(bytes: 0x00 ... 0x1F)!)))
 
     static let welcome = GoldenFrame(

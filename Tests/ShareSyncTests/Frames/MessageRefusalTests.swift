@@ -18,7 +18,10 @@ import TestSupport
 
     static let malformed: [Case] = [
         Case(name: "empty hello", type: .hello, payload: [], error: .truncated(.hello, field: "magic")),
-        Case(name: "hello cut in the replica", type: .hello, payload: Array(hello.prefix(10)), error: .truncated(.hello, field: "replica")),
+        Case(name: "hello cut in the replica", type: .hello, payload: Array(hello.prefix(11)), error: .truncated(.hello, field: "replica")),
+        Case(name: "hello cut before its directions", type: .hello, payload: Array(hello.prefix(9)), error: .truncated(.hello, field: "directions")),
+        Case(name: "hello directions bit 3", type: .hello, payload: hex("534c5359 0001 0001 01 08") + hello.dropFirst(10),
+             error: .invalidValue(.hello, field: "directions", value: 8)),
         Case(name: "hello cut in the nonce", type: .hello, payload: Array(hello.dropLast()), error: .truncated(.hello, field: "nonce")),
         Case(name: "hello to a web server", type: .hello, payload: Array("GET / HTTP/1.1".utf8), error: .badMagic(hex("47455420"))),
         Case(name: "hello with the wrong magic", type: .hello, payload: hex("534c535a") + hello.dropFirst(4),

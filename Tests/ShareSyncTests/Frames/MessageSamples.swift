@@ -11,6 +11,7 @@ enum MessageSamples {
             let low = UInt16.random(in: 0...UInt16.max, using: &rng)
             return .hello(Message.Hello(
                 versions: low ... UInt16.random(in: low...UInt16.max, using: &rng), role: SyncRole.allCases.randomElement(using: &rng)!,
+                directions: SyncDirections(rawValue: .random(in: 0...7, using: &rng)),
                 replica: identifier(&rng), epoch: identifier(&rng), nonce: HandshakeNonce(bytes: bytes(32, &rng))!))
         case .welcome:
             return .welcome(Message.Welcome(
