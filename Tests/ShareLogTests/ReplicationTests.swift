@@ -110,7 +110,7 @@ import Testing
 
     @Test func aPeersTTLEndSparesTheSweepHere() throws {
         let a = try TestStore(), b = try TestStore()
-        try a.store.create(vCard: smallCard(), ttl: .seconds(60))
+        _ = try a.store.create(vCard: smallCard(), ttl: .seconds(60))
         try b.store.apply(try a.store.events(after: 0).map(\.event))
         a.clock.advance(by: .seconds(61))
         b.clock.advance(by: .seconds(61))
@@ -158,7 +158,7 @@ import Testing
 
     @Test func aCursorFromAnotherEpochOrPastTheLogGetsSnapshotRequired() throws {
         let test = try TestStore()
-        try test.store.create(vCards: [smallCard(1), smallCard(2)])
+        _ = try test.store.create(vCards: [smallCard(1), smallCard(2)])
         let stale = Epoch.random()
         #expect(throws: ShareLogError.snapshotRequired(.epochUnknown(cursor: stale, current: test.store.epoch))) {
             try test.store.replicationBatch(after: 1, inEpoch: stale)

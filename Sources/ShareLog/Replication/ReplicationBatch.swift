@@ -15,4 +15,17 @@ public struct ReplicationBatch: Sendable {
     public let lastPosition: UInt64
     /// The encoded size of `events`.
     public let bytes: Int
+    /// The store's epoch when the batch was read: the epoch the peer's
+    /// cursor belongs to from now on.
+    public let epoch: Epoch
+
+    /// A batch with these fields; `ShareStore.replicationBatch` makes them
+    /// from a store, and a test or another transport may make its own.
+    public init(events: [Event], through: UInt64, lastPosition: UInt64, bytes: Int, epoch: Epoch) {
+        self.events = events
+        self.through = through
+        self.lastPosition = lastPosition
+        self.bytes = bytes
+        self.epoch = epoch
+    }
 }

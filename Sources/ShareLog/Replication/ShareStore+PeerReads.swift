@@ -54,7 +54,7 @@ extension ShareStore {
                 else { continue }
                 events.append(event)
             }
-            return ReplicationBatch(events: events, through: through, lastPosition: last, bytes: bytes)
+            return ReplicationBatch(events: events, through: through, lastPosition: last, bytes: bytes, epoch: current)
         }
     }
 
