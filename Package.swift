@@ -66,6 +66,7 @@ let package = Package(
         // Helpers shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "LMDBScrub", "lmdb-probe", "lmdb-peer", "TestSupport"]),
+        .testTarget(name: "ShareSyncTests", dependencies: ["ShareSync", "ShareLog", "SampleCards", "TestSupport", "sharelog"]),
         .testTarget(name: "ShareClipTests", dependencies: ["ShareClip", "SampleCards", "TestSupport"]),
         .testTarget(
             name: "ShareLogTests", dependencies: ["ShareLog", "ShareClip", "SampleCards", "FormatReference", "TestSupport", "sharelog"]),
