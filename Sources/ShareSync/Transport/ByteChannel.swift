@@ -1,0 +1,55 @@
+/// A connected, reliable, ordered byte stream to one peer: a socket, a TLS
+/// session over a socket, or the process's standard input and output.
+///
+/// The sync server runs one thread per connection with blocking calls, and
+/// every call that waits for the peer takes a deadline (nil: no deadline).
+/// A deadline bounds the wait, not the work: a call whose bytes are ready
+/// completes even when its deadline has passed.
+///
+/// Thread-safety: a channel is `Sendable` so that it can be handed to the
+/// thread that runs its session, but it is used by one thread at a time.
+/// Calls from two threads at once, `close()` included, are not allowed. To
+/// interrupt a waiting session thread, write to the wake-up descriptor it
+/// waits on (`waitReadable(orWake:deadline:)`).
+public protocol ByteChannel: AnyObject, Sendable, CustomStringConvertible {
+    /// Reads at least one byte, at most `buffer.count`, into `buffer`, and
+    /// returns how many; 0 means that the peer closed the stream. Waits for
+    /// the peer until `deadline`, then throws `TransportError.timedOut`.
+    /// `buffer` must not be empty.
+    func read(into buffer: UnsafeMutableRawBufferPointer, deadline: ContinuousClock.Instant?) throws(TransportError) -> Int
+
+    /// Writes all of `bytes`, or throws. Waits for a slow reader only until
+    /// `deadline`, then throws `TransportError.timedOut`; some of the bytes
+    /// may have been sent by then, so the stream is unusable after a failed
+    /// write and should be closed.
+    func write(_ bytes: UnsafeRawBufferPointer, deadline: ContinuousClock.Instant?) throws(TransportError)
+
+    /// Waits until a `read` would find something (bytes, the end of the
+    /// stream, an error), or `wake` becomes readable, or `deadline` passes.
+    /// Bytes that the channel has already taken from the kernel (a TLS
+    /// session's decrypted bytes) count as readable. Nothing is consumed,
+    /// from the channel or from `wake`. When both are ready the answer is
+    /// `.readable`.
+    ///
+    /// The wake-up descriptor lets a session in follow mode wait for its
+    /// peer and for the store's commit notification at once.
+    func waitReadable(orWake wake: Int32?, deadline: ContinuousClock.Instant?) throws(TransportError) -> ChannelReadiness
+
+    /// Ends the stream and frees its resources. Idempotent. Later reads and
+    /// writes throw `TransportError.channelClosed`.
+    func close()
+
+    /// The peer, for log lines: `tcp:127.0.0.1:52114`, `unix:/run/s.sock
+    /// (pid 4242, uid 1000)`, `stdio`.
+    var description: String { get }
+}
+
+extension ByteChannel {
+    /// Writes all of `bytes` (see `write(_:deadline:)`).
+    public func write(_ bytes: [UInt8], deadline: ContinuousClock.Instant?) throws(TransportError) {
+        let written = bytes.withUnsafeBytes { buffer in
+            Result { () throws(TransportError) in try write(buffer, deadline: deadline) }
+        }
+        try written.get()
+    }
+}

@@ -1,0 +1,158 @@
+import Glibc
+
+/// A listening Unix or TCP socket that accepts sync connections.
+///
+/// - `unix:PATH`: the socket file is created with mode 0600, so only this
+///   user can connect. A path that holds a live socket (a server accepts on
+///   it) is refused with `.addressInUse`, and one that holds anything but a
+///   socket with `.notASocket`; a stale socket file, left by a server that
+///   died, is replaced. A socket is live when a connection to it is
+///   accepted, so the server there sees that probe as a connection that
+///   ends before sending anything. `close()` removes the file, if it is still this
+///   listener's.
+/// - `tcp:HOST:PORT`: binds HOST (127.0.0.1 for `tcp:PORT`); port 0 takes a
+///   free port, and `endpoint` reports the one taken. Connections are plain
+///   TCP: wrap each in `TLSChannel.server(over:context:deadline:)`.
+///
+/// `@unchecked Sendable`: the server moves a listener to the one thread
+/// that accepts on it. Like a channel, it is used by one thread at a time;
+/// to stop an accept loop, wake it with `waitAcceptable(orWake:deadline:)`
+/// rather than closing the listener from another thread.
+public final class Listener: @unchecked Sendable {
+    /// Where the listener accepts: the endpoint it was given, with the port
+    /// actually bound for `tcp:HOST:0`.
+    public let endpoint: Endpoint
+    /// The listening socket, non-blocking; -1 once closed.
+    private var descriptor: Int32
+    /// The socket file of a `unix:` listener and its identity, so that
+    /// `close()` removes this listener's file and never a successor's.
+    private let socketFile: SocketFile?
+
+    /// Starts listening at `endpoint` with room for `backlog` connections
+    /// that are not accepted yet.
+    public init(listeningOn endpoint: Endpoint, backlog: Int32 = 128) throws(TransportError) {
+        let address = try SocketAddress(endpoint)
+        if case .unix(let path) = endpoint { try SocketFile.clearStale(at: path, endpoint: endpoint) }
+        let descriptor = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw .system(operation: "socket", errno: errno) }
+        var socketFile: SocketFile?
+        do throws(TransportError) {
+            (self.endpoint, socketFile) = try Self.bind(descriptor, to: address, endpoint: endpoint)
+            guard Glibc.listen(descriptor, backlog) == 0 else { throw .system(operation: "listen on \(endpoint)", errno: errno) }
+        } catch {
+            socketFile?.remove()
+            Posix.close(descriptor)
+            throw error
+        }
+        self.descriptor = descriptor
+        self.socketFile = socketFile
+    }
+
+    deinit { close() }
+
+    /// Binds `descriptor`; returns the endpoint actually bound and, for
+    /// `unix:`, the socket file, checked to be mode 0600.
+    private static func bind(
+        _ descriptor: Int32, to address: SocketAddress, endpoint: Endpoint
+    ) throws(TransportError) -> (Endpoint, SocketFile?) {
+        switch endpoint {
+        case .unix(let path):
+            // Linux gives the socket file the socket's own mode (less the
+            // umask), so the file is never open to others, not even between
+            // bind and a later chmod.
+            guard fchmod(descriptor, 0o600) == 0 else { throw .system(operation: "fchmod of the socket", errno: errno) }
+            try bindAddress(descriptor, address, endpoint)
+            let file = try SocketFile(boundAt: path)
+            return (endpoint, file)
+        case .tcp(let host, _):
+            var on: Int32 = 1
+            _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
+            try bindAddress(descriptor, address, endpoint)
+            var storage = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let named = withUnsafeMutablePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+            }
+            guard named == 0, case .tcp(_, let port) = SocketAddress.endpoint(of: storage) else {
+                throw .system(operation: "getsockname on \(endpoint)", errno: errno)
+            }
+            return (.tcp(host: host, port: port), nil)
+        case .stdio:
+            throw .stdioIsNotASocket
+        }
+    }
+
+    private static func bindAddress(_ descriptor: Int32, _ address: SocketAddress, _ endpoint: Endpoint) throws(TransportError) {
+        guard address.withSockaddr({ Glibc.bind(descriptor, $0, $1) }) != 0 else { return }
+        throw errno == EADDRINUSE ? .addressInUse(endpoint) : .system(operation: "bind to \(endpoint)", errno: errno)
+    }
+
+    /// Accepts the next connection, waiting until `deadline` (then
+    /// `TransportError.timedOut`). The channel's description names the
+    /// peer: its address for TCP, its process and user for a Unix socket.
+    public func accept(deadline: ContinuousClock.Instant?) throws(TransportError) -> SocketChannel {
+        while true {
+            guard descriptor >= 0 else { throw .channelClosed }
+            var storage = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let connection = withUnsafeMutablePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Posix.accept(descriptor, $0, &length)
+                }
+            }
+            if connection >= 0 { return channel(for: connection, address: storage) }
+            switch errno {
+            case EINTR, ECONNABORTED:
+                continue
+            case EAGAIN, EWOULDBLOCK:
+                guard try Posix.wait(descriptor, for: Int16(POLLIN), deadline: deadline) else {
+                    throw .timedOut(waitingFor: "a connection at \(endpoint)")
+                }
+            case let code:
+                throw .system(operation: "accept on \(endpoint)", errno: code)
+            }
+        }
+    }
+
+    private func channel(for connection: Int32, address: sockaddr_storage) -> SocketChannel {
+        switch endpoint {
+        case .unix:
+            var credentials = PeerCredentials()
+            var length = socklen_t(MemoryLayout<PeerCredentials>.size)
+            let peer =
+                getsockopt(connection, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0
+                ? "\(endpoint) (pid \(credentials.pid), uid \(credentials.uid))" : endpoint.description
+            return SocketChannel(adopting: connection, peer: peer)
+        default:
+            let channel = SocketChannel(adopting: connection, peer: SocketAddress.endpoint(of: address)?.description ?? "a TCP peer")
+            channel.disableNagle()
+            return channel
+        }
+    }
+
+    /// Waits until `accept` would not wait, or `wake` is readable, or
+    /// `deadline` passes. Consumes nothing.
+    public func waitAcceptable(orWake wake: Int32?, deadline: ContinuousClock.Instant?) throws(TransportError) -> ChannelReadiness {
+        guard descriptor >= 0 else { throw .channelClosed }
+        return try Posix.waitReadable(descriptor, orWake: wake, deadline: deadline)
+    }
+
+    /// Stops listening and removes the socket file of a `unix:` listener
+    /// (only if the path still holds this listener's socket). Idempotent.
+    /// Accepted channels stay open.
+    public func close() {
+        guard descriptor >= 0 else { return }
+        socketFile?.remove()
+        Posix.close(descriptor)
+        descriptor = -1
+    }
+}
+
+/// Linux's `struct ucred` (`SO_PEERCRED`), which the Glibc module exports
+/// only with `_GNU_SOURCE`: the process and user at the other end of a Unix
+/// socket.
+private struct PeerCredentials {
+    var pid: pid_t = 0
+    var uid: uid_t = 0
+    var gid: gid_t = 0
+}

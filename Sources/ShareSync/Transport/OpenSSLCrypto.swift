@@ -1,0 +1,61 @@
+import COpenSSL
+
+/// The cryptographic primitives sync uses, all computed by OpenSSL's
+/// libcrypto: random bytes, HMAC-SHA256 and constant-time comparison.
+///
+/// Each traps if libcrypto cannot do its work at all (no random source, no
+/// SHA-256 in the loaded providers): that is a broken installation, not a
+/// condition a caller can act on, and Swift's own random generator traps in
+/// the same case.
+enum OpenSSLCrypto {
+    /// `count` bytes from `RAND_bytes`.
+    static func randomBytes(_ count: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let done = bytes.withUnsafeMutableBufferPointer { RAND_bytes($0.baseAddress, Int32($0.count)) }
+        guard done == 1 else { fatalError("OpenSSL's RAND_bytes failed: \(OpenSSLErrorQueue.drain().joined(separator: "; "))") }
+        return bytes
+    }
+
+    /// HMAC-SHA256 of the concatenation of `parts` under `key`, any length,
+    /// through `EVP_MAC_fetch("HMAC")` with the digest parameter "SHA256".
+    static func hmacSHA256(key: [UInt8], parts: [[UInt8]]) -> [UInt8] {
+        guard let algorithm = EVP_MAC_fetch(nil, "HMAC", nil) else { fail("EVP_MAC_fetch(HMAC)") }
+        defer { EVP_MAC_free(algorithm) }
+        guard let context = EVP_MAC_CTX_new(algorithm) else { fail("EVP_MAC_CTX_new") }
+        defer { EVP_MAC_CTX_free(context) }
+        // "digest" is OSSL_MAC_PARAM_DIGEST, a macro Swift does not import.
+        let initialized = "digest".withCString { name in
+            "SHA256".withCString { digest in
+                var parameters = [
+                    OSSL_PARAM_construct_utf8_string(name, UnsafeMutablePointer(mutating: digest), 0),
+                    OSSL_PARAM_construct_end(),
+                ]
+                return key.withUnsafeBufferPointer { EVP_MAC_init(context, $0.baseAddress, $0.count, &parameters) }
+            }
+        }
+        guard initialized == 1 else { fail("EVP_MAC_init(HMAC, SHA256)") }
+        for part in parts {
+            guard part.withUnsafeBufferPointer({ EVP_MAC_update(context, $0.baseAddress, $0.count) }) == 1 else {
+                fail("EVP_MAC_update")
+            }
+        }
+        var mac = [UInt8](repeating: 0, count: 32)
+        var length = 0
+        guard mac.withUnsafeMutableBufferPointer({ EVP_MAC_final(context, $0.baseAddress, &length, $0.count) }) == 1,
+            length == 32
+        else { fail("EVP_MAC_final") }
+        return mac
+    }
+
+    /// `CRYPTO_memcmp` of two byte strings; different lengths are unequal.
+    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.withUnsafeBytes { left in
+            b.withUnsafeBytes { right in CRYPTO_memcmp(left.baseAddress, right.baseAddress, left.count) == 0 }
+        }
+    }
+
+    private static func fail(_ operation: String) -> Never {
+        fatalError("OpenSSL's \(operation) failed: \(OpenSSLErrorQueue.drain().joined(separator: "; "))")
+    }
+}

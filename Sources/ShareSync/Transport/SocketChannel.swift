@@ -1,0 +1,142 @@
+import Glibc
+
+/// A connected stream socket (Unix or TCP) as a `ByteChannel`.
+///
+/// The descriptor is non-blocking and close-on-exec; waits happen in
+/// `poll`, bounded by each call's deadline. Writes use `MSG_NOSIGNAL`, so a
+/// closed peer gives `TransportError.peerClosed` and never raises `SIGPIPE`.
+/// `EINTR` is retried.
+///
+/// `@unchecked Sendable`: the server hands a channel to the one thread that
+/// runs its session, and `ByteChannel`'s contract allows one thread at a
+/// time; the only mutable state, the descriptor, is touched by that thread.
+public final class SocketChannel: ByteChannel, @unchecked Sendable {
+    public let description: String
+    /// The socket; -1 once closed.
+    private(set) var descriptor: Int32
+
+    /// Takes ownership of `descriptor`, a connected non-blocking socket.
+    init(adopting descriptor: Int32, peer: String) {
+        self.descriptor = descriptor
+        description = peer
+    }
+
+    deinit { close() }
+
+    /// Connects to a `unix:` or `tcp:` endpoint. The connection attempt waits
+    /// until `deadline`, then throws `TransportError.timedOut`. A `tcp:`
+    /// connection is plain: wrap it in `TLSChannel.client(over:key:deadline:)`.
+    ///
+    /// Errors name the cause: `.connectionRefused` (nothing listens),
+    /// `.noSuchSocket` (no file at a `unix:` path), `.timedOut`, and
+    /// `.stdioIsNotASocket`.
+    public static func connect(to endpoint: Endpoint, deadline: ContinuousClock.Instant?) throws(TransportError) -> SocketChannel {
+        let address = try SocketAddress(endpoint)
+        let descriptor = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw .system(operation: "socket", errno: errno) }
+        let channel = SocketChannel(adopting: descriptor, peer: endpoint.description)
+        try channel.finishConnecting(to: endpoint, address: address, deadline: deadline)
+        if case .tcp = endpoint { channel.disableNagle() }
+        return channel
+    }
+
+    /// Runs the non-blocking `connect` to its end. A Unix socket whose
+    /// server has a full backlog answers `EAGAIN` at once; the attempt is
+    /// repeated every 10 ms until the deadline.
+    private func finishConnecting(to endpoint: Endpoint, address: SocketAddress, deadline: ContinuousClock.Instant?) throws(TransportError) {
+        while true {
+            let result = address.withSockaddr { Glibc.connect(descriptor, $0, $1) }
+            if result == 0 { return }
+            switch errno {
+            case EINTR, EINPROGRESS:
+                guard try Posix.wait(descriptor, for: Int16(POLLOUT), deadline: deadline) else {
+                    throw .timedOut(waitingFor: "\(endpoint) to accept the connection")
+                }
+                var failure: Int32 = 0
+                var length = socklen_t(MemoryLayout<Int32>.size)
+                guard getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &failure, &length) == 0 else {
+                    throw .system(operation: "getsockopt(SO_ERROR)", errno: errno)
+                }
+                if failure == 0 { return }
+                throw Self.connectError(failure, endpoint)
+            case EAGAIN:
+                guard Posix.pollTimeout(until: deadline) != nil else {
+                    throw .timedOut(waitingFor: "\(endpoint) to accept the connection (its backlog is full)")
+                }
+                var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
+                nanosleep(&pause, nil)
+            case let failure:
+                throw Self.connectError(failure, endpoint)
+            }
+        }
+    }
+
+    private static func connectError(_ code: Int32, _ endpoint: Endpoint) -> TransportError {
+        switch (code, endpoint) {
+        case (ECONNREFUSED, _): .connectionRefused(endpoint)
+        case (ENOENT, .unix(let path)): .noSuchSocket(path: path)
+        case (ETIMEDOUT, _): .timedOut(waitingFor: "\(endpoint) to accept the connection")
+        default: .system(operation: "connect to \(endpoint)", errno: code)
+        }
+    }
+
+    /// Sets `TCP_NODELAY`: frames are sent as soon as they are written, so
+    /// a follower sees a commit without Nagle's delay.
+    func disableNagle() {
+        var on: Int32 = 1
+        _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer, deadline: ContinuousClock.Instant?) throws(TransportError) -> Int {
+        precondition(!buffer.isEmpty, "read(into:) needs room for at least one byte")
+        while true {
+            guard descriptor >= 0 else { throw .channelClosed }
+            switch Posix.read(descriptor, into: buffer) {
+            case .transferred(let count):
+                return count
+            case .wouldBlock:
+                guard try Posix.wait(descriptor, for: Int16(POLLIN), deadline: deadline) else {
+                    throw .timedOut(waitingFor: "data from \(description)")
+                }
+            case .failed(let code):
+                throw failure(code, "read from")
+            }
+        }
+    }
+
+    public func write(_ bytes: UnsafeRawBufferPointer, deadline: ContinuousClock.Instant?) throws(TransportError) {
+        var offset = 0
+        while offset < bytes.count {
+            guard descriptor >= 0 else { throw .channelClosed }
+            switch Posix.send(descriptor, UnsafeRawBufferPointer(rebasing: bytes[offset...])) {
+            case .transferred(let count):
+                offset += count
+            case .wouldBlock:
+                guard try Posix.wait(descriptor, for: Int16(POLLOUT), deadline: deadline) else {
+                    throw .timedOut(waitingFor: "\(description) to take the bytes written to it")
+                }
+            case .failed(let code):
+                throw failure(code, "write to")
+            }
+        }
+    }
+
+    public func waitReadable(orWake wake: Int32?, deadline: ContinuousClock.Instant?) throws(TransportError) -> ChannelReadiness {
+        guard descriptor >= 0 else { throw .channelClosed }
+        return try Posix.waitReadable(descriptor, orWake: wake, deadline: deadline)
+    }
+
+    public func close() {
+        guard descriptor >= 0 else { return }
+        Posix.close(descriptor)
+        descriptor = -1
+    }
+
+    private func failure(_ code: Int32, _ operation: String) -> TransportError {
+        switch code {
+        case EPIPE: .peerClosed(peer: description)
+        case ECONNRESET: .connectionReset(peer: description)
+        default: .system(operation: "\(operation) \(description)", errno: code)
+        }
+    }
+}

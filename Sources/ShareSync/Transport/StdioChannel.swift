@@ -1,0 +1,96 @@
+import Glibc
+
+/// The process's standard input and output as a `ByteChannel`, for
+/// `ssh host sharelog serve --stdio`: ssh carries the bytes and does the
+/// authentication and encryption.
+///
+/// The descriptors are shared with the parent (a terminal, ssh's pipes), so
+/// they are left blocking: every read and write first waits in `poll` under
+/// its deadline, and a write is cut into pieces of at most `PIPE_BUF` bytes,
+/// which a writable pipe takes without blocking. A closed reader gives
+/// `TransportError.peerClosed`, never `SIGPIPE` (`send` with `MSG_NOSIGNAL`
+/// when the output is a socket, `SIGPIPE` blocked around `write` otherwise).
+///
+/// `@unchecked Sendable`: as for `SocketChannel`, one thread at a time uses
+/// the channel, and only that thread touches its descriptors.
+public final class StdioChannel: ByteChannel, @unchecked Sendable {
+    public let description: String
+    /// The descriptors read and written; -1 once closed.
+    private var input: Int32, output: Int32
+    /// Whether `output` is a socket (`send` works on it).
+    private let outputIsSocket: Bool
+
+    /// A channel that reads `input` and writes `output`: by default
+    /// standard input and output. Takes ownership of both.
+    public init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) {
+        self.input = input
+        self.output = output
+        var status = stat()
+        outputIsSocket = fstat(output, &status) == 0 && status.st_mode & S_IFMT == S_IFSOCK
+        description = input == STDIN_FILENO && output == STDOUT_FILENO ? "stdio" : "descriptors \(input)/\(output)"
+    }
+
+    deinit { close() }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer, deadline: ContinuousClock.Instant?) throws(TransportError) -> Int {
+        precondition(!buffer.isEmpty, "read(into:) needs room for at least one byte")
+        while true {
+            guard input >= 0 else { throw .channelClosed }
+            guard try Posix.wait(input, for: Int16(POLLIN), deadline: deadline) else {
+                throw .timedOut(waitingFor: "data on standard input")
+            }
+            switch Posix.read(input, into: buffer) {
+            case .transferred(let count): return count
+            case .wouldBlock: continue
+            case .failed(ECONNRESET): throw .connectionReset(peer: description)
+            case .failed(let code): throw .system(operation: "read from standard input", errno: code)
+            }
+        }
+    }
+
+    public func write(_ bytes: UnsafeRawBufferPointer, deadline: ContinuousClock.Instant?) throws(TransportError) {
+        var offset = 0
+        while offset < bytes.count {
+            guard output >= 0 else { throw .channelClosed }
+            guard try Posix.wait(output, for: Int16(POLLOUT), deadline: deadline) else {
+                throw .timedOut(waitingFor: "standard output's reader to take the bytes written to it")
+            }
+            let piece = UnsafeRawBufferPointer(rebasing: bytes[offset..<min(bytes.count, offset + Int(PIPE_BUF))])
+            switch outputIsSocket ? Posix.send(output, piece) : Posix.writeWithoutSIGPIPE(output, piece) {
+            case .transferred(let count): offset += count
+            case .wouldBlock: continue
+            case .failed(EPIPE): throw .peerClosed(peer: description)
+            case .failed(ECONNRESET): throw .connectionReset(peer: description)
+            case .failed(let code): throw .system(operation: "write to standard output", errno: code)
+            }
+        }
+    }
+
+    public func waitReadable(orWake wake: Int32?, deadline: ContinuousClock.Instant?) throws(TransportError) -> ChannelReadiness {
+        guard input >= 0 else { throw .channelClosed }
+        return try Posix.waitReadable(input, orWake: wake, deadline: deadline)
+    }
+
+    /// Ends the stream. Standard input and output (descriptors 0 to 2) are
+    /// pointed at /dev/null rather than closed, so the peer sees the end of
+    /// the stream while the numbers stay taken: a file opened later can
+    /// never become "standard output" and receive stray prints.
+    public func close() {
+        for descriptor in Set([input, output]) where descriptor >= 0 {
+            Self.release(descriptor)
+        }
+        input = -1
+        output = -1
+    }
+
+    private static func release(_ descriptor: Int32) {
+        guard descriptor <= STDERR_FILENO else { return Posix.close(descriptor) }
+        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
+        if null >= 0 {
+            _ = dup2(null, descriptor)
+            Posix.close(null)
+        } else {
+            Posix.close(descriptor)
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import ShareSync
+
+/// ShareLog's TLS is standard TLS 1.3 with an external pre-shared key:
+/// OpenSSL's own command-line server and client, given the key file's hex
+/// and the identity `sharelog-sync-v1`, talk with `TLSChannel`.
+@Suite(.timeLimit(.minutes(1))) struct TLSInteropTests {
+    private static let openssl = "/usr/bin/openssl"
+
+    /// `openssl s_server` ended before it printed its port.
+    private struct ServerExited: Error {
+        let output: String
+    }
+
+    /// A key written to a key file, with the hex the file holds.
+    private func keyAndHex(in directory: TemporaryDirectory) throws -> (SyncKey, String) {
+        let path = directory.appending("sync.key")
+        try SyncKey.generate().write(to: path)
+        let hex = try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .newlines)
+        return (try SyncKey.load(from: path), hex)
+    }
+
+    @Test func aTLSChannelClientTalksToOpenSSLsServer() throws {
+        let directory = TemporaryDirectory("tls")
+        let (key, hex) = try keyAndHex(in: directory)
+        // -rev: the server answers each line reversed.
+        let server = try Subprocess(
+            Self.openssl,
+            ["s_server", "-accept", "127.0.0.1:0", "-nocert", "-psk", hex, "-psk_identity", "sharelog-sync-v1", "-naccept", "1", "-rev"],
+            environment: [:])
+        defer { server.kill() }
+        var printed = ""
+        var port: UInt16?
+        try Deadline.block(until: "openssl s_server prints its port") {
+            guard let chunk = server.readOutput(waitingAtMost: 100) else { throw ServerExited(output: printed) }
+            printed += String(decoding: chunk, as: UTF8.self)
+            port = printed.split(separator: "\n").first { $0.hasPrefix("ACCEPT 127.0.0.1:") }.flatMap { UInt16($0.dropFirst("ACCEPT 127.0.0.1:".count)) }
+            return port != nil
+        }
+        let socket = try SocketChannel.connect(to: .tcp(host: "127.0.0.1", port: port!), deadline: after(.seconds(60)))
+        let client = try TLSChannel.client(over: socket, key: key, deadline: after(.seconds(60)))
+        defer { client.close() }
+        try client.write(Array("hello sharelog\n".utf8), deadline: after(.seconds(60)))
+        #expect(try client.read(exactly: 15, deadline: after(.seconds(60))) == Array("golerahs olleh\n".utf8))
+    }
+
+    @Test func openSSLsClientTalksToATLSChannelServer() throws {
+        let directory = TemporaryDirectory("tls")
+        let (key, hex) = try keyAndHex(in: directory)
+        let listener = try Listener(listeningOn: .tcp(host: "127.0.0.1", port: 0))
+        defer { listener.close() }
+        guard case .tcp(_, let port) = listener.endpoint else { return }
+        let server = BackgroundThread {
+            let socket = try listener.accept(deadline: after(.seconds(60)))
+            let channel = try TLSChannel.server(over: socket, key: key, deadline: after(.seconds(60)))
+            defer { channel.close() }
+            let question = try channel.read(exactly: 5, deadline: after(.seconds(60)))
+            try channel.write(Array("pong\n".utf8), deadline: after(.seconds(60)))
+            return question
+        }
+        let client = try Subprocess.run(
+            Self.openssl,
+            ["s_client", "-connect", "127.0.0.1:\(port)", "-psk", hex, "-psk_identity", "sharelog-sync-v1", "-quiet"],
+            input: Array("ping\n".utf8), timeout: .seconds(60))
+        #expect(try server.join("the server answered openssl s_client") == Array("ping\n".utf8))
+        #expect(String(decoding: client.output, as: UTF8.self) == "pong\n", "\(String(decoding: client.error, as: UTF8.self))")
+    }
+
+    @Test func openSSLsClientWithAnotherKeyIsRefusedByTheServer() throws {
+        let directory = TemporaryDirectory("tls")
+        let (key, _) = try keyAndHex(in: directory)
+        let listener = try Listener(listeningOn: .tcp(host: "127.0.0.1", port: 0))
+        defer { listener.close() }
+        guard case .tcp(_, let port) = listener.endpoint else { return }
+        let server = BackgroundThread {
+            let socket = try listener.accept(deadline: after(.seconds(60)))
+            return try TLSChannel.server(over: socket, key: key, deadline: after(.seconds(60))).description
+        }
+        let client = try Subprocess.run(
+            Self.openssl,
+            ["s_client", "-connect", "127.0.0.1:\(port)", "-psk", String(repeating: "5a", count: 32), "-psk_identity", "sharelog-sync-v1", "-quiet"],
+            input: Array("ping\n".utf8), timeout: .seconds(60))
+        let error = #expect(throws: TransportError.self) { try server.join("the server refused openssl s_client") }
+        guard case .tlsKeyMismatch = error else {
+            Issue.record("the server reported \(String(describing: error))")
+            return
+        }
+        #expect(client.status != 0)
+    }
+}
