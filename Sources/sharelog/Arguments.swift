@@ -25,6 +25,19 @@ struct Arguments {
         return nil
     }
 
+    /// Removes every `--name` and the values after each, up to the next
+    /// option: `--only A B --only C` gives [A, B, C]. Empty when absent.
+    mutating func values(_ name: String) throws(CLIError) -> [String] {
+        var values: [String] = []
+        while let index = tokens.firstIndex(of: "--\(name)") {
+            let end = tokens[(index + 1)...].firstIndex { $0.hasPrefix("--") } ?? tokens.endIndex
+            guard end > index + 1 else { throw .usage("--\(name) needs at least one value") }
+            values += tokens[(index + 1)..<end]
+            tokens.removeSubrange(index..<end)
+        }
+        return values
+    }
+
     /// Removes `--name` and says whether it was there.
     mutating func flag(_ name: String) -> Bool {
         guard let index = tokens.firstIndex(of: "--\(name)") else { return false }

@@ -74,6 +74,28 @@ extension ShareStore {
         try txn.put(advanced.encoded(), forKey: cursor.peer.bytes, in: schema.cursors)
     }
 
+    /// The highest origin counter of `origin`'s events this store holds
+    /// (0 for none): what a server tells a client of the client's own
+    /// events, so that a client restored from an older copy learns that
+    /// its peers hold events it never made. One index seek.
+    public func highestCounter(of origin: ReplicaID) throws -> UInt64 {
+        let prefix = origin.bytes
+        let bound = prefix + Key.bigEndian(UInt64.max)
+        return try read { txn in
+            try txn.withCursor(on: schema.eventIndex) { cursor -> UInt64 in
+                let below: CursorEntry?
+                if let found = try cursor.seek(atLeast: bound) {
+                    if found.key.elementsEqual(bound) { return .max }
+                    below = try cursor.previous()
+                } else {
+                    below = try cursor.last()
+                }
+                guard let below, below.key.count == 24, below.key.prefix(16).elementsEqual(prefix) else { return 0 }
+                return Key.integer(UnsafeRawBufferPointer(rebasing: below.key[16...]), as: UInt64.self) ?? 0
+            }
+        }
+    }
+
     /// The cursor this replica keeps for `peer`, or nil before its first
     /// applied batch.
     public func cursor(of peer: ReplicaID) throws -> PeerCursor? {

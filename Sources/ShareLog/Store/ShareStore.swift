@@ -215,6 +215,12 @@ public final class ShareStore: Sendable {
         return events
     }
 
+    /// The position of the log's last entry (0 for an empty log), read
+    /// now: it sees commits from every process. O(log n).
+    public func lastPosition() throws -> UInt64 {
+        try read { txn in try log.lastPosition(in: txn) }
+    }
+
     /// Log entries after log position `position` (0 for the whole log), at
     /// most `limit` of them and about `maxBytes` (always at least one if any
     /// follow). One short read transaction; call again with the last

@@ -35,7 +35,8 @@ struct EventReceiver {
     /// Events and bytes received, for the session's summary.
     private(set) var eventsReceived = 0
     private(set) var bytesReceived = 0
-    private var snapshotTaken = false
+    /// Snapshots taken in this session: 0 or 1.
+    private(set) var snapshotsTaken = 0
 
     /// - Parameter cursor: the cursor the store holds for `peer`, if any.
     init(peer: ReplicaID, peerEpoch: Epoch, cursor: PeerCursor?, follow: Bool, maxBatchBytes: UInt32) {
@@ -79,8 +80,8 @@ struct EventReceiver {
             phase = .done
             return [.directionDone]
         case (.snapshotRequired(_, let snapshotEpoch, _), .pulling), (.snapshotRequired(_, let snapshotEpoch, _), .following):
-            guard !snapshotTaken else { throw .snapshotLoop }
-            snapshotTaken = true
+            guard snapshotsTaken == 0 else { throw .snapshotLoop }
+            snapshotsTaken = 1
             phase = .snapshot(snapshotEpoch)
             return [.send(.snapshotRequest)]
         case (.snapshotBatch(let events), .snapshot):

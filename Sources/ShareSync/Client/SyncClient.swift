@@ -1,0 +1,124 @@
+import ShareLog
+
+/// The client side of sync: connects, shakes hands, and runs one session
+/// (`run`), or keeps following with reconnects (`follow`).
+public enum SyncClient {
+    /// One session: connect, handshake, sync in the requested directions
+    /// until both are caught up (or, with `.follow`, until `context` stops
+    /// or the connection fails), then `bye`.
+    ///
+    /// When the server holds more of this replica's own events than it has
+    /// made, this store was restored from an older copy: it takes a new
+    /// replica id (`ShareStore.renewIdentity`), ends the session at once,
+    /// and says so in `SyncSummary.identityRenewal`; run again to sync
+    /// under the new id.
+    public static func run(
+        _ request: SyncRequest, store: ShareStore, context: SessionContext = SessionContext(),
+        progress: ((SyncSummary) -> Void)? = nil
+    ) throws(SyncFailure) -> SyncSummary {
+        let options = request.options
+        let channel = try connect(request)
+        defer { channel.close() }
+        let messages = MessageChannel(channel, maxFrameBytes: options.maxFrameBytes)
+        let wake: WakeSignal
+        do { wake = try WakeSignal() } catch { throw .transport(error) }
+        context.register(wake)
+        defer {
+            context.unregister(wake)
+            wake.close()
+        }
+        let deadline = ContinuousClock.now + options.handshakeTimeout
+        let handshake = ClientHandshake(
+            role: request.role, directions: request.role == .clip ? [] : request.directions, replica: store.replicaID, epoch: store.epoch,
+            key: request.key, nonce: HandshakeNonce(bytes: SyncKey.randomNonce())!)
+        do {
+            try messages.send(handshake.start, deadline: deadline)
+        } catch { throw .transport(error) }
+        let answer: Message
+        switch try messages.receive(orWake: nil, deadline: deadline) {
+        case .message(let message): answer = message
+        case .closed: throw .peerClosed
+        case .timedOut, .woken: throw .transport(.timedOut(waitingFor: "the server's welcome"))
+        }
+        let established: (peer: EstablishedPeer, send: [Message])
+        do { established = try handshake.receive(answer) } catch {
+            if let message = SyncFailure.handshake(error).errorMessage { try? messages.send(message, deadline: deadline) }
+            throw .handshake(error)
+        }
+        if let renewal = try renewIfRestored(store: store, peerHolds: established.peer.heldOfYou) {
+            try? messages.send(.bye, deadline: deadline)
+            var summary = SyncSummary()
+            summary.peer = established.peer.replica
+            summary.identityRenewal = renewal
+            return summary
+        }
+        for message in established.send {
+            do { try messages.send(message, deadline: deadline) } catch { throw .transport(error) }
+        }
+        let runner = try SessionRunner(
+            store: store, messages: messages, peer: established.peer, isClient: true, options: options, wake: wake, context: context,
+            fetch: request.names)
+        return try withCommitWatch(store: store, context: context, when: request.directions.contains(.follow)) { () throws(SyncFailure) in
+            try runner.run(progress: progress)
+        }
+    }
+
+    /// Runs sessions one after another until `context` stops: after a
+    /// failure it waits (100 ms, doubling to 5 s, reset by a session that
+    /// got through its handshake) and reconnects, resuming from the cursor
+    /// the store committed. `onSession` hears of each session's end.
+    public static func follow(
+        _ request: SyncRequest, store: ShareStore, context: SessionContext,
+        onSession: (Result<SyncSummary, SyncFailure>) -> Void, progress: ((SyncSummary) -> Void)? = nil
+    ) {
+        var backoff = Duration.milliseconds(100)
+        var request = request
+        request.directions.insert(.follow)
+        while !context.isStopping {
+            let result = Result { () throws(SyncFailure) in try run(request, store: store, context: context, progress: progress) }
+            onSession(result)
+            if case .success(let summary) = result, summary.identityRenewal != nil { continue }
+            if case .success = result { backoff = .milliseconds(100) }
+            guard !context.isStopping else { return }
+            context.sleep(for: backoff)
+            backoff = min(backoff * 2, .seconds(5))
+        }
+    }
+
+    private static func connect(_ request: SyncRequest) throws(SyncFailure) -> any ByteChannel {
+        let deadline = ContinuousClock.now + request.options.handshakeTimeout
+        do {
+            switch request.endpoint {
+            case .stdio:
+                return StdioChannel()
+            case .unix:
+                return try SocketChannel.connect(to: request.endpoint, deadline: deadline)
+            case .tcp:
+                guard let key = request.key else {
+                    throw SyncFailure.handshake(.notAuthenticated("TCP is encrypted with TLS under a shared key; pass --key-file"))
+                }
+                let socket = try SocketChannel.connect(to: request.endpoint, deadline: deadline)
+                do { return try TLSChannel.client(over: socket, key: key, deadline: deadline) } catch {
+                    socket.close()
+                    throw error
+                }
+            }
+        } catch let error as TransportError {
+            throw .transport(error)
+        } catch let error as SyncFailure {
+            throw error
+        } catch {
+            throw .transport(.system(operation: "connect", errno: 0))
+        }
+    }
+
+    /// Renews this store's identity when the server holds more of its own
+    /// events than it made; nil when it does not.
+    private static func renewIfRestored(store: ShareStore, peerHolds: UInt64) throws(SyncFailure) -> IdentityRenewal? {
+        do {
+            let made = try store.highestCounter(of: store.replicaID)
+            guard peerHolds > made else { return nil }
+            return try store.renewIdentity(reason: .peerHoldsNewerEvents(peerHolds: peerHolds, madeHere: made))
+        } catch let error as ShareLogError { throw .store(error) } catch { throw .store(.corruptMeta("replica")) }
+    }
+}

@@ -1,0 +1,50 @@
+import Synchronization
+
+/// What the sessions of one client or server share: whether they are
+/// stopping, and the wake-up signals of those running, so that a stop (or
+/// a commit to follow) reaches every session thread at once.
+public final class SessionContext: Sendable {
+    private let stopping = Atomic(false)
+    private let signals = Mutex<[ObjectIdentifier: WakeSignal]>([:])
+
+    public init() {}
+
+    /// Whether `stop()` was called.
+    public var isStopping: Bool { stopping.load(ordering: .acquiring) }
+
+    /// Asks every session to end at its next step: nothing half-applied,
+    /// and an `error(shuttingDown)` to each peer. Safe from a signal
+    /// handler's thread (a Dispatch source), and idempotent.
+    public func stop() {
+        stopping.store(true, ordering: .releasing)
+        wakeAll()
+    }
+
+    /// Wakes every session: the store committed, or a stop.
+    func wakeAll() {
+        for signal in signals.withLock({ Array($0.values) }) { signal.signal() }
+    }
+
+    /// Sleeps `duration`, waking early when `stop()` is called.
+    public func sleep(for duration: Duration) {
+        guard let signal = try? WakeSignal() else { return }
+        register(signal)
+        defer {
+            unregister(signal)
+            signal.close()
+        }
+        let until = ContinuousClock.now + duration
+        while !isStopping, ContinuousClock.now < until {
+            if signal.wait(until: until) { signal.drain() }
+        }
+    }
+
+    func register(_ signal: WakeSignal) {
+        signals.withLock { $0[ObjectIdentifier(signal)] = signal }
+        if isStopping { signal.signal() }
+    }
+
+    func unregister(_ signal: WakeSignal) {
+        _ = signals.withLock { $0.removeValue(forKey: ObjectIdentifier(signal)) }
+    }
+}

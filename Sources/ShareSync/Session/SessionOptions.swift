@@ -1,0 +1,28 @@
+/// The limits and timings of sync sessions, on either side. The defaults
+/// suit a LAN or a local socket; tests shorten the timings.
+public struct SessionOptions: Sendable {
+    /// A side that has sent nothing for this long sends a heartbeat.
+    public var heartbeatInterval: Duration = .seconds(5)
+    /// A peer that has sent nothing, heartbeats included, for this long is
+    /// gone: the session ends and (in follow mode) the client reconnects.
+    public var peerTimeout: Duration = .seconds(20)
+    /// How long a server waits for a new connection to finish its
+    /// handshake; a client that connects and says nothing is dropped then.
+    public var handshakeTimeout: Duration = .seconds(5)
+    /// How long one write may wait for a slow reader before the session
+    /// is dropped. Only that session's thread waits.
+    public var writeTimeout: Duration = .seconds(30)
+    /// The largest frame payload accepted (`SyncProtocol.defaultMaxFrameBytes`).
+    public var maxFrameBytes = SyncProtocol.defaultMaxFrameBytes
+    /// The most bytes of events in one batch this side sends or asks for:
+    /// well under the frame limit, so that a batch always fits.
+    public var maxBatchBytes = 1 << 20
+    /// How many unknown record names in a row a clip connection may ask
+    /// for before each further fetch is slowed down.
+    public var unknownFetchAllowance = 16
+    /// The delay added for each unknown name past the allowance, and its cap.
+    public var unknownFetchDelay: Duration = .milliseconds(50)
+    public var unknownFetchDelayCap: Duration = .seconds(2)
+
+    public init() {}
+}

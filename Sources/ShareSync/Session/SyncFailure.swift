@@ -1,0 +1,56 @@
+import ShareLog
+
+/// Everything that can end a sync session early, by where it came from.
+/// Its description is the line a log or a terminal shows.
+public enum SyncFailure: Error, Sendable, CustomStringConvertible {
+    /// The connection failed: refused, reset, timed out, TLS.
+    case transport(TransportError)
+    /// A frame did not decode (the stream is out of step).
+    case frame(FrameError)
+    /// A message did not decode.
+    case message(MessageError)
+    /// The handshake did not establish a session.
+    case handshake(HandshakeFailure)
+    /// The peer broke the protocol, or ended the session with an error.
+    case session(SessionError)
+    /// This store refused or failed to apply what the peer sent, or to
+    /// read what the peer asked for.
+    case store(ShareLogError)
+    /// The peer said nothing, not even a heartbeat, for this long.
+    case peerSilent(Duration)
+    /// The peer closed the stream in the middle of the session.
+    case peerClosed
+
+    public var description: String {
+        switch self {
+        case .transport(let error): "\(error)"
+        case .frame(let error): "\(error)"
+        case .message(let error): "the peer sent a malformed message: \(error)"
+        case .handshake(let failure): "\(failure)"
+        case .session(let error): "\(error)"
+        case .store(let error): "\(error)"
+        case .peerSilent(let duration): "the peer sent nothing for \(duration.components.seconds) s, not even a heartbeat; it is gone"
+        case .peerClosed: "the peer closed the connection before the session ended"
+        }
+    }
+
+    /// The `error` message that tells the peer, when one is due: nothing
+    /// can be sent over a broken stream.
+    var errorMessage: Message? {
+        switch self {
+        case .transport, .peerSilent, .peerClosed: nil
+        case .frame(let error):
+            if case .oversized = error { .error(code: .oversizedFrame, message: "\(error)") } else { .error(code: .malformedFrame, message: "\(error)") }
+        case .message(let error): .error(code: .malformedFrame, message: "\(error)")
+        case .handshake(let failure):
+            if case .refused = failure { nil } else { .error(code: failure.code, message: failure.description) }
+        case .session(let error):
+            if case .peerError = error { nil } else { .error(code: error.code, message: error.description) }
+        case .store(let error):
+            switch error {
+            case .invalidEvent, .ownOriginConflict: .error(code: .invalidEvents, message: "\(error)")
+            default: .error(code: .internal, message: "the receiving store failed: \(error)")
+            }
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Glibc
+import Synchronization
+
+/// A descriptor a session thread waits on beside its channel
+/// (`ByteChannel.waitReadable(orWake:deadline:)`), and that other threads
+/// signal: a commit to follow, or the server stopping. A non-blocking
+/// pipe: any number of signals before a drain wake the waiter once (a
+/// signal that finds the pipe full is already pending).
+final class WakeSignal: Sendable {
+    /// The end to wait on.
+    let descriptor: Int32
+    private let writeEnd: Int32
+    private let closed = Atomic(false)
+
+    /// - Throws: `TransportError.system` when no descriptor is left.
+    init() throws(TransportError) {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw .system(operation: "pipe", errno: errno) }
+        for end in ends {
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        }
+        descriptor = ends[0]
+        writeEnd = ends[1]
+    }
+
+    deinit { close() }
+
+    /// Wakes the waiting thread. Safe from any thread, any number of times.
+    func signal() {
+        guard !closed.load(ordering: .acquiring) else { return }
+        var one: UInt8 = 1
+        _ = Glibc.write(writeEnd, &one, 1)
+    }
+
+    /// Clears the signal, so the next wait blocks until the next one.
+    func drain() {
+        var bytes = [UInt8](repeating: 0, count: 256)
+        while Glibc.read(descriptor, &bytes, bytes.count) > 0 {}
+    }
+
+    /// Blocks until signalled or until `deadline`; true when signalled.
+    /// Does not drain.
+    func wait(until deadline: ContinuousClock.Instant) -> Bool {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        while true {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { return false }
+            let (seconds, attoseconds) = left.components
+            let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+            let ready = poll(&entry, 1, milliseconds)
+            if ready > 0 { return true }
+            if ready < 0, errno != EINTR { return false }
+        }
+    }
+
+    func close() {
+        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        Glibc.close(descriptor)
+        Glibc.close(writeEnd)
+    }
+}

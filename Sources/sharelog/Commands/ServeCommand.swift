@@ -1,0 +1,29 @@
+import Glibc
+import ShareSync
+
+struct ServeCommand: Command {
+    static let name = "serve"
+    static let synopsis = "serve --listen unix:PATH|tcp:HOST:PORT | --stdio [--key-file F] [--max-connections 64] [--heartbeat 5]"
+    static let summary = "Serve the store to sync clients until SIGINT or SIGTERM; one log line per session on stderr."
+
+    static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
+        let sync = try SyncOptions(&arguments, endpointOption: "listen")
+        let maxConnections = try arguments.integer("max-connections", in: 1...10_000) ?? 64
+        try arguments.finish()
+        let store = try context.openStore()
+        var configuration = SyncServerConfiguration(endpoint: sync.endpoint)
+        configuration.key = sync.key
+        configuration.options = sync.session
+        configuration.maxConnections = maxConnections
+        configuration.log = { logLine($0) }
+        let server = SyncServer(store: store, configuration: configuration)
+        let sessions = SessionContext()
+        StopSignals.install(sessions) { number in logLine("signal \(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping") }
+        if case .stdio = sync.endpoint {
+            logLine(server.serveStdio(context: sessions))
+            return ExitCode.success
+        }
+        do { try server.serve(context: sessions) } catch { throw CLIError.failure("\(error)") }
+        return ExitCode.success
+    }
+}
