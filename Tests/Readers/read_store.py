@@ -41,6 +41,8 @@ SHARE_CREATED, SHARE_EXPIRED = 1, 2
 REDACTED = 0x01
 REASONS = {1: "ttl", 2: "revoked"}
 COUNTERS = ["origin-sequence", "live-count", "expired-count"]
+# Format 2 meta integers that a store may lack: absent reads as None.
+OPTIONAL_U64 = ["data-file", "trimmed-through"]
 # Format 2 share states: version, flags, then the parts their flags name.
 STATE_FORMAT = 2
 CREATION, REVOCATION, TTL_END, ARRIVED_REDACTED = 0x01, 0x02, 0x04, 0x08
@@ -107,8 +109,9 @@ def decode_meta(values):
         value = values.pop(name.encode(), None)
         meta[name] = 0 if value is None else u64(sized("meta " + name, value, 8, name))
     if version >= 2:
-        value = values.pop(b"data-file", None)
-        meta["data-file"] = None if value is None else u64(sized("meta data-file", value, 8, "data-file"))
+        for name in OPTIONAL_U64:
+            value = values.pop(name.encode(), None)
+            meta[name] = None if value is None else u64(sized("meta " + name, value, 8, name))
     for key in values:
         refuse("meta", "key %r is not one format %d defines" % (key, version))
     return meta

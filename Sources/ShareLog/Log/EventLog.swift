@@ -9,15 +9,19 @@ import LMDB
 struct EventLog {
     let schema: Schema
 
-    /// The log position of the last entry, 0 for an empty log. O(log n).
+    /// The log's last position, 0 for a log that never had an entry: the
+    /// last entry's, or the highest one a trim removed if that is later
+    /// (a trim may remove the newest entries, and a position is never
+    /// given twice: a peer's cursor may already be past it). O(log n).
     ///
     /// - Throws: `ShareLogError.corruptKey` when the last key is not an
     ///   8-byte sequence.
     func lastPosition(in txn: borrowing Transaction<some TransactionAccess>) throws -> UInt64 {
-        try txn.withCursor(on: schema.log) { cursor in
-            guard let last = try cursor.last() else { return 0 }
+        let last = try txn.withCursor(on: schema.log) { cursor in
+            guard let last = try cursor.last() else { return UInt64(0) }
             return try Self.sequence(ofKey: last.key)
         }
+        return max(last, try ShareProjection.counter(MetaKey.trimmedThrough, schema: schema, in: txn))
     }
 
     /// The log position a log key holds.

@@ -90,6 +90,13 @@ struct ShareProjection {
     /// (counted expired; no end logged, so a creation holding a card may
     /// make it pending again), or ended (an end is logged: counted expired
     /// for good).
+    /// Forgets the state of `name`, a share that ended (a trim removes its
+    /// log entries in the same transaction).
+    mutating func forgetEnded(_ name: RecordName, in txn: borrowing WriteTransaction) throws {
+        guard try txn.delete(name.bytes, in: schema.shares) else { return }
+        expiredDelta -= 1
+    }
+
     private mutating func applyCreation(_ created: ShareCreated, id: EventID, at position: UInt64, in txn: borrowing WriteTransaction) throws {
         let name = created.recordName
         let holdsCard = created.vCard != nil

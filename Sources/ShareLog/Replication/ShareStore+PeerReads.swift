@@ -13,9 +13,10 @@ extension ShareStore {
     ///     has no cursor yet, and then `position` must be 0.
     ///   - excluded: the peer's own replica id: its events are skipped (it
     ///     holds them), though `through` moves past them.
-    /// - Throws: `snapshotRequired` when `epoch` is not this store's or
-    ///   `position` is past the end of the log: the peer must start again
-    ///   from a snapshot, never read on across a gap.
+    /// - Throws: `snapshotRequired` when `epoch` is not this store's, when
+    ///   `position` is past the end of the log, or when a trim removed
+    ///   entries after `position`: the peer must start again from a
+    ///   snapshot, never read on across a gap.
     public func replicationBatch(
         after position: UInt64, inEpoch epoch: Epoch?, maxBytes: Int = 1 << 20, limit: Int = 10_000,
         excludingOrigin excluded: ReplicaID? = nil
@@ -29,33 +30,60 @@ extension ShareStore {
                 throw ShareLogError.snapshotRequired(.epochUnknown(cursor: epoch, current: current))
             }
             guard position <= last else { throw ShareLogError.snapshotRequired(.cursorAhead(position: position, lastPosition: last)) }
-            var events: [Event] = []
-            var withheld: [RecordName] = []
-            var through = position
-            var bytes = 0
-            for entry in try log.entries(after: position, limit: limit, maxBytes: maxBytes, in: txn) {
-                through = entry.position
-                guard entry.event.id.origin != excluded else { continue }
-                var event = entry.event
-                if case .shareCreated(let created) = event.kind {
-                    if created.vCard != nil, try txn.contains(Key.sequence(entry.position), in: schema.pendingRedactions) {
-                        event = Event(id: event.id, kind: .shareCreated(created.redacted))
-                    }
-                    if case .shareCreated(let sent) = event.kind, sent.vCard == nil { withheld.append(created.recordName) }
-                }
-                bytes += entry.size
-                events.append(event)
-            }
-            let sent = Set(events.map(\.id))
-            for name in withheld {
-                guard let revocation = try projection.state(of: name, in: txn)?.revocation?.event,
-                      revocation.origin != excluded, !sent.contains(revocation),
-                      let event = try loggedEvent(revocation, in: txn)
-                else { continue }
-                events.append(event)
-            }
-            return ReplicationBatch(events: events, through: through, lastPosition: last, bytes: bytes, epoch: current)
+            let trimmed = try ShareProjection.counter(MetaKey.trimmedThrough, schema: schema, in: txn)
+            guard position >= trimmed else { throw ShareLogError.snapshotRequired(.behindHorizon(position: position, horizon: trimmed)) }
+            return try run(after: position, maxBytes: maxBytes, limit: limit, excluding: excluded, epoch: current, last: last, in: txn)
         }
+    }
+
+    /// The next part of a snapshot for a peer: the log after `position`
+    /// as it is now, gaps and all, read the way `replicationBatch` reads it
+    /// but without checking a cursor. After a trim the log holds exactly the
+    /// live shares and the ended ones inside the retention horizon, so the
+    /// log up to its end when a snapshot begins is that snapshot; entries
+    /// are never moved, so later reads see the same prefix.
+    public func snapshotBatch(
+        after position: UInt64, maxBytes: Int = 1 << 20, limit: Int = 10_000, excludingOrigin excluded: ReplicaID? = nil
+    ) throws -> ReplicationBatch {
+        precondition(maxBytes > 0 && limit > 0, "a batch holds at least one event")
+        return try read { txn in
+            try run(
+                after: position, maxBytes: maxBytes, limit: limit, excluding: excluded, epoch: storedEpoch(in: txn),
+                last: log.lastPosition(in: txn), in: txn)
+        }
+    }
+
+    /// The log after `position`, as a peer may read it.
+    private func run(
+        after position: UInt64, maxBytes: Int, limit: Int, excluding excluded: ReplicaID?, epoch: Epoch, last: UInt64,
+        in txn: borrowing ReadTransaction
+    ) throws -> ReplicationBatch {
+        var events: [Event] = []
+        var withheld: [RecordName] = []
+        var through = position
+        var bytes = 0
+        for entry in try log.entries(after: position, limit: limit, maxBytes: maxBytes, in: txn) {
+            through = entry.position
+            guard entry.event.id.origin != excluded else { continue }
+            var event = entry.event
+            if case .shareCreated(let created) = event.kind {
+                if created.vCard != nil, try txn.contains(Key.sequence(entry.position), in: schema.pendingRedactions) {
+                    event = Event(id: event.id, kind: .shareCreated(created.redacted))
+                }
+                if case .shareCreated(let sent) = event.kind, sent.vCard == nil { withheld.append(created.recordName) }
+            }
+            bytes += entry.size
+            events.append(event)
+        }
+        let sent = Set(events.map(\.id))
+        for name in withheld {
+            guard let revocation = try projection.state(of: name, in: txn)?.revocation?.event,
+                  revocation.origin != excluded, !sent.contains(revocation),
+                  let event = try loggedEvent(revocation, in: txn)
+            else { continue }
+            events.append(event)
+        }
+        return ReplicationBatch(events: events, through: through, lastPosition: last, bytes: bytes, epoch: epoch)
     }
 
     /// Every event of share `name` that decides how it reads: its winning

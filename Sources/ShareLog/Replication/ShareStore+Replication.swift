@@ -12,9 +12,11 @@ extension ShareStore {
     /// is written if one fails.
     ///
     /// - Throws: `invalidEvent` for an event a local write would refuse;
-    ///   `ownOriginConflict` for an event that claims this replica's id and
-    ///   is not in its log (this store was restored or copied, and its peer
-    ///   holds events it never made: `renewIdentity()` and apply again).
+    ///   `ownOriginConflict` for an event that claims this replica's id with
+    ///   a counter beyond what it made (this store was restored or copied,
+    ///   and its peer holds events it never made: `renewIdentity()` and
+    ///   apply again). An event of its own it made is skipped, whether its
+    ///   log still holds it or a trim removed it.
     ///   Nothing is written then.
     /// - Returns: how many were new and how many were already logged.
     @discardableResult
@@ -48,10 +50,9 @@ extension ShareStore {
             var projection = self.projection
             for (event, bytes) in zip(events, encoded) {
                 if event.id.origin == own {
-                    guard try txn.contains(Key.event(event.id), in: self.schema.eventIndex) else {
-                        let made = try ShareProjection.counter(MetaKey.originSequence, schema: self.schema, in: txn)
-                        throw ShareLogError.ownOriginConflict(event.id, madeHere: made)
-                    }
+                    // Ours, held or trimmed: nothing to do. Beyond what we made: a conflict.
+                    let made = try ShareProjection.counter(MetaKey.originSequence, schema: self.schema, in: txn)
+                    guard event.id.counter <= made else { throw ShareLogError.ownOriginConflict(event.id, madeHere: made) }
                     continue
                 }
                 guard let position = try self.log.append(event, encoded: bytes, in: txn) else { continue }

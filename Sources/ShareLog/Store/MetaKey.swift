@@ -12,6 +12,9 @@ enum MetaKey {
     static let dataFile = Array("data-file".utf8)
     /// UInt64: the origin counter of the last event this replica made.
     static let originSequence = Array("origin-sequence".utf8)
+    /// UInt64: the highest log position a trim removed (absent = 0): the
+    /// log may have gaps up to it, and a cursor behind it needs a snapshot.
+    static let trimmedThrough = Array("trimmed-through".utf8)
     /// UInt64: shares whose state is live (due ones included until swept).
     static let liveCount = Array("live-count".utf8)
     /// UInt64: shares whose state is expired (tombstones).

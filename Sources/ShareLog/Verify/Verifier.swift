@@ -41,7 +41,11 @@ struct Verifier {
         self.progress = progress
     }
 
+    /// The highest log position a trim removed: gaps up to it are expected.
+    private var trimmedThrough: UInt64 = 0
+
     mutating func run(in txn: borrowing ReadTransaction) throws {
+        trimmedThrough = try ShareProjection.counter(MetaKey.trimmedThrough, schema: schema, in: txn)
         var shares: FoldWindow<RecordName, ShareFold>? = FoldWindow(from: nil, capacity: windowSize)
         let (eventCapacity, overflow) = windowSize.multipliedReportingOverflow(by: Self.eventsPerShare)
         var events: FoldWindow<EventID, UInt64>? = FoldWindow(from: nil, capacity: overflow ? .max : eventCapacity)
@@ -96,13 +100,14 @@ struct Verifier {
         if entriesRead % chunkSize != 0 { progress?(entriesRead) }
     }
 
-    /// Records a gap before `sequence`, or a sequence no store writes.
+    /// Records a gap before `sequence`, or a sequence no store writes. A
+    /// gap that ends at or before `trimmedThrough` is a trim's, not damage.
     /// Overflow-safe: nothing follows `UInt64.max` in key order.
     private mutating func checkOrder(of sequence: UInt64, expected: inout UInt64?) {
         if sequence == 0 {
             record(Mismatch(database: "log", key: Key.hex(Key.sequence(0)), problem: "log positions start at 1"))
-        } else if let next = expected, sequence > next {
-            report.positionGaps.append(next)
+        } else if let next = expected, sequence > next, sequence - 1 > trimmedThrough {
+            report.positionGaps.append(max(next, trimmedThrough + 1))
         }
         expected = sequence < .max ? sequence + 1 : nil
     }

@@ -90,7 +90,9 @@ struct EventSender {
         switch result {
         case .snapshotRequired(let reason, let current):
             phase = .refused
-            return [.send(.snapshotRequired(reason: Self.wire(reason), epoch: current, horizon: 0))]
+            var horizon: UInt64 = 0
+            if case .behindHorizon(_, let trimmed) = reason { horizon = trimmed }
+            return [.send(.snapshotRequired(reason: Self.wire(reason), epoch: current, horizon: horizon))]
         case .batch(let batch):
             epoch = batch.epoch
             var actions: [SessionAction] = []
@@ -156,6 +158,7 @@ struct EventSender {
         switch reason {
         case .epochUnknown: .epochUnknown
         case .cursorAhead: .cursorAhead
+        case .behindHorizon: .behindHorizon
         }
     }
 }

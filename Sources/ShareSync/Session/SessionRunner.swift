@@ -24,7 +24,6 @@ final class SessionRunner {
     private(set) var summary = SyncSummary()
     private var lastSent = ContinuousClock.now
     private var lastReceived = ContinuousClock.now
-    private var snapshotEpoch: Epoch?
     private var awaitingCommitAfter: UInt64?
     private var peerSaidBye = false
 
@@ -165,9 +164,8 @@ final class SessionRunner {
             case .readSnapshot(let after, let maxBytes):
                 let batch: ReplicationBatch
                 do {
-                    batch = try store.replicationBatch(after: after, inEpoch: after == 0 ? nil : snapshotEpoch, maxBytes: maxBytes)
+                    batch = try store.snapshotBatch(after: after, maxBytes: maxBytes, excludingOrigin: peer.replica)
                 } catch let error as ShareLogError { throw .store(error) } catch { throw .store(.corruptMeta("log")) }
-                snapshotEpoch = batch.epoch
                 try perform(mutateSender { $0.readSnapshot(batch, epoch: batch.epoch) })
             case .awaitCommit(let after):
                 awaitingCommitAfter = after

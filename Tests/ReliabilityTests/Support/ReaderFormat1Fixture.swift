@@ -83,7 +83,7 @@ enum ReaderFormat1Fixture {
         return ReaderOutputFormat1(
             databases: ["meta": 6, "log": 10, "eventIndex": 10, "shares": 6, "expiry": 2, "recordCreates": 6, "pendingRedactions": 2],
             meta: ReaderOutput.Meta(
-                schema: 1, replica: r, epoch: "066b60e0-cbdf-4c09-95f2-d5cb1c0a943c", originSequence: 10, liveCount: 2, expiredCount: 4, dataFile: nil),
+                schema: 1, replica: r, epoch: "066b60e0-cbdf-4c09-95f2-d5cb1c0a943c", originSequence: 10, liveCount: 2, expiredCount: 4, dataFile: nil, trimmedThrough: nil),
             events: events,
             eventIndex: (1...10).map { ReaderOutput.IndexEntry(origin: r, originSequence: UInt64($0), sequence: UInt64($0)) },
             shares: shares.sorted { $0.recordName < $1.recordName },

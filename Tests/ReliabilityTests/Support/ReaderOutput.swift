@@ -28,6 +28,8 @@ struct ReaderOutput: Decodable, Equatable {
         var expiredCount: UInt64
         /// The data file's inode the store recorded; none in format 1.
         var dataFile: UInt64?
+        /// The highest log position a trim removed; none before any trim.
+        var trimmedThrough: UInt64?
 
         enum CodingKeys: String, CodingKey {
             case schema, replica, epoch
@@ -35,6 +37,7 @@ struct ReaderOutput: Decodable, Equatable {
             case liveCount = "live-count"
             case expiredCount = "expired-count"
             case dataFile = "data-file"
+            case trimmedThrough = "trimmed-through"
         }
     }
 

@@ -23,6 +23,7 @@ enum StoreDecoder {
             case "replica": try require(value == raw(test.store.replicaID.uuid), "meta replica \(value)")
             case "epoch": try require(value.count == 16, "meta epoch of \(value.count) bytes")
             case "data-file": try require(value.count == 8, "meta data-file of \(value.count) bytes")
+            case "trimmed-through": image.trimmedThrough = try integer(value[...], "meta \(name)")
             case "origin-sequence": image.originSequence = try integer(value[...], "meta \(name)")
             case "live-count": image.liveCount = try integer(value[...], "meta \(name)")
             case "expired-count": image.expiredCount = try integer(value[...], "meta \(name)")

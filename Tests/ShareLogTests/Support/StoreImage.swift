@@ -66,6 +66,7 @@ struct StoreImage: Equatable {
     }
 
     var originSequence: UInt64 = 0
+    var trimmedThrough: UInt64 = 0
     var liveCount: UInt64 = 0
     var expiredCount: UInt64 = 0
     /// Events by local sequence.
@@ -83,6 +84,7 @@ struct StoreImage: Equatable {
         var lines: [String] = []
         for (name, mine, theirs) in [
             ("origin-sequence", originSequence, expected.originSequence),
+            ("trimmed-through", trimmedThrough, expected.trimmedThrough),
             ("live-count", liveCount, expected.liveCount),
             ("expired-count", expiredCount, expected.expiredCount),
         ] where mine != theirs {
