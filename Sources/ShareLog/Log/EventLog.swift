@@ -24,6 +24,12 @@ struct EventLog {
         return max(last, try ShareProjection.counter(MetaKey.trimmedThrough, schema: schema, in: txn))
     }
 
+    /// Whether the log holds an entry after `position`. One seek.
+    func hasEntry(after position: UInt64, in txn: borrowing Transaction<some TransactionAccess>) throws -> Bool {
+        guard position < .max else { return false }
+        return try txn.withCursor(on: schema.log) { cursor in try cursor.seek(atLeast: Key.sequence(position + 1)) != nil }
+    }
+
     /// The log position a log key holds.
     ///
     /// - Throws: `ShareLogError.corruptKey` for a key of another length.

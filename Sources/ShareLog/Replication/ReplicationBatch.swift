@@ -8,7 +8,9 @@ public struct ReplicationBatch: Sendable {
     public let events: [Event]
     /// The log position the peer's cursor advances to once it has applied
     /// `events`: the last entry read, which may be past the last event
-    /// sent when events of the excluded origin were skipped.
+    /// sent when events of the excluded origin were skipped; and
+    /// `lastPosition` when nothing follows in the log (whose last positions
+    /// may have been trimmed away).
     public let through: UInt64
     /// The log's last position when the batch was read: the peer has
     /// caught up when `through` reaches it.

@@ -75,6 +75,9 @@ extension ShareStore {
             bytes += entry.size
             events.append(event)
         }
+        // At the log's end, `through` covers a trimmed tail too (the log's
+        // last position may be a removed one), so the peer reaches `last`.
+        if try !log.hasEntry(after: through, in: txn) { through = max(through, last) }
         let sent = Set(events.map(\.id))
         for name in withheld {
             guard let revocation = try projection.state(of: name, in: txn)?.revocation?.event,

@@ -145,8 +145,12 @@ final class SessionRunner {
         }
     }
 
+    /// Carries out `actions` in order. A read's result brings more actions,
+    /// which go first: a loop over a queue, not recursion, so a snapshot of
+    /// any length runs in constant stack.
     private func perform(_ actions: [SessionAction]) throws(SyncFailure) {
-        for action in actions {
+        var queue = actions[...]
+        while let action = queue.popFirst() {
             switch action {
             case .send(let message):
                 try send(message)
@@ -160,16 +164,16 @@ final class SessionRunner {
                 } catch ShareLogError.snapshotRequired(let reason) {
                     read = .snapshotRequired(reason, current: store.epoch)
                 } catch let error as ShareLogError { throw .store(error) } catch { throw .store(.corruptMeta("log")) }
-                try perform(mutateSender { $0.read(read) })
+                queue = mutateSender { $0.read(read) } + queue
             case .readSnapshot(let after, let maxBytes):
                 let batch: ReplicationBatch
                 do {
                     batch = try store.snapshotBatch(after: after, maxBytes: maxBytes, excludingOrigin: peer.replica)
                 } catch let error as ShareLogError { throw .store(error) } catch { throw .store(.corruptMeta("log")) }
-                try perform(mutateSender { $0.readSnapshot(batch, epoch: batch.epoch) })
+                queue = mutateSender { $0.readSnapshot(batch, epoch: batch.epoch) } + queue
             case .awaitCommit(let after):
                 awaitingCommitAfter = after
-                try followCommits()
+                queue = try committedActions() + queue
             case .directionDone:
                 continue
             }
@@ -178,12 +182,18 @@ final class SessionRunner {
 
     /// In follow mode, hands the sender the log's end once it has moved.
     private func followCommits() throws(SyncFailure) {
-        guard let after = awaitingCommitAfter else { return }
+        try perform(committedActions())
+    }
+
+    /// What the sender does now that the log has moved past where it
+    /// waits; nothing when it has not, or when it does not wait.
+    private func committedActions() throws(SyncFailure) -> [SessionAction] {
+        guard let after = awaitingCommitAfter else { return [] }
         let last: UInt64
         do { last = try store.lastPosition() } catch let error as ShareLogError { throw .store(error) } catch { throw .store(.corruptMeta("log")) }
-        guard last > after else { return }
+        guard last > after else { return [] }
         awaitingCommitAfter = nil
-        try perform(mutateSender { $0.committed(last) })
+        return mutateSender { $0.committed(last) }
     }
 
     private func apply(_ events: EncodedEvents, mark: CursorMark?) throws(SyncFailure) {
