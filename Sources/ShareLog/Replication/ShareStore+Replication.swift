@@ -97,6 +97,13 @@ extension ShareStore {
         }
     }
 
+    /// The origin counter of the last event this replica made (0 for
+    /// none): what a peer's `heldOfYou` is compared with, since a trim may
+    /// have removed this replica's own oldest events from its log.
+    public func originCounter() throws -> UInt64 {
+        try read { txn in try ShareProjection.counter(MetaKey.originSequence, schema: schema, in: txn) }
+    }
+
     /// The cursor this replica keeps for `peer`, or nil before its first
     /// applied batch.
     public func cursor(of peer: ReplicaID) throws -> PeerCursor? {

@@ -116,7 +116,7 @@ public enum SyncClient {
     /// events than it made; nil when it does not.
     private static func renewIfRestored(store: ShareStore, peerHolds: UInt64) throws(SyncFailure) -> IdentityRenewal? {
         do {
-            let made = try store.highestCounter(of: store.replicaID)
+            let made = try store.originCounter()
             guard peerHolds > made else { return nil }
             return try store.renewIdentity(reason: .peerHoldsNewerEvents(peerHolds: peerHolds, madeHere: made))
         } catch let error as ShareLogError { throw .store(error) } catch { throw .store(.corruptMeta("replica")) }

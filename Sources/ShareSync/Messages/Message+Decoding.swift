@@ -22,8 +22,9 @@ extension Message {
             let follow = try reader.read(UInt8.self, "follow")
             guard follow <= 1 else { throw .invalidValue(.pull, field: "follow", value: UInt64(follow)) }
             let maxBatchBytes = try reader.read(UInt32.self, "maxBatchBytes")
+            let heldOfYou = try reader.read(UInt64.self, "heldOfYou")
             let known = epoch.wireBytes.allSatisfy { $0 == 0 } ? nil : epoch
-            self = .pull(Pull(knownEpoch: known, after: after, follow: follow == 1, maxBatchBytes: maxBatchBytes))
+            self = .pull(Pull(knownEpoch: known, after: after, follow: follow == 1, maxBatchBytes: maxBatchBytes, heldOfYou: heldOfYou))
         case .batch:
             let through = try reader.read(UInt64.self, "through")
             let count = try reader.read(UInt32.self, "count")

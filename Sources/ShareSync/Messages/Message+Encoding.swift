@@ -34,6 +34,7 @@ extension Message {
             writer.write(pull.after)
             writer.write(UInt8(pull.follow ? 1 : 0))
             writer.write(pull.maxBatchBytes)
+            writer.write(pull.heldOfYou)
         case .batch(let through, let events):
             writer.write(through)
             writer.write(Self.count32(events))

@@ -13,13 +13,19 @@ extension Message {
         public var follow: Bool
         /// The most bytes of events the sender may put in one batch.
         public var maxBatchBytes: UInt32
+        /// The highest origin counter of the sender's own replica id that
+        /// the puller holds (0 for none): a sender that made fewer was
+        /// restored from an older copy, and must take a new replica id
+        /// before it sends anything.
+        public var heldOfYou: UInt64
 
         /// A pull with these fields.
-        public init(knownEpoch: Epoch?, after: UInt64, follow: Bool, maxBatchBytes: UInt32) {
+        public init(knownEpoch: Epoch?, after: UInt64, follow: Bool, maxBatchBytes: UInt32, heldOfYou: UInt64 = 0) {
             self.knownEpoch = knownEpoch
             self.after = after
             self.follow = follow
             self.maxBatchBytes = maxBatchBytes
+            self.heldOfYou = heldOfYou
         }
     }
 }

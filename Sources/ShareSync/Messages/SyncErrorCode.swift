@@ -22,4 +22,8 @@ public enum SyncErrorCode: UInt16, CaseIterable, Hashable, Sendable {
     case shuttingDown = 10
     /// An error of the sender's own (storage, for one).
     case `internal` = 11
+    /// The sender found its store restored from an older copy (the puller
+    /// holds more of its events than it made), took a new replica id, and
+    /// ended the session: connect again.
+    case identityChanged = 12
 }

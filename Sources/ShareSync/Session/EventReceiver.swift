@@ -27,6 +27,9 @@ struct EventReceiver {
     let peerEpoch: Epoch
     let follow: Bool
     let maxBatchBytes: UInt32
+    /// The highest counter of the peer's own origin this store held when
+    /// the session began, sent with each pull (the peer's restore check).
+    let heldOfPeer: UInt64
     private(set) var phase = Phase.starting
     /// The cursor: the epoch it belongs to (nil before anything was
     /// applied from this peer) and the position in the peer's log.
@@ -39,8 +42,9 @@ struct EventReceiver {
     private(set) var snapshotsTaken = 0
 
     /// - Parameter cursor: the cursor the store holds for `peer`, if any.
-    init(peer: ReplicaID, peerEpoch: Epoch, cursor: PeerCursor?, follow: Bool, maxBatchBytes: UInt32) {
+    init(peer: ReplicaID, peerEpoch: Epoch, cursor: PeerCursor?, follow: Bool, maxBatchBytes: UInt32, heldOfPeer: UInt64 = 0) {
         self.peer = peer
+        self.heldOfPeer = heldOfPeer
         self.peerEpoch = peerEpoch
         self.follow = follow
         self.maxBatchBytes = maxBatchBytes
@@ -98,7 +102,7 @@ struct EventReceiver {
     }
 
     private func pull() -> Message {
-        .pull(Message.Pull(knownEpoch: epoch, after: position, follow: follow, maxBatchBytes: maxBatchBytes))
+        .pull(Message.Pull(knownEpoch: epoch, after: position, follow: follow, maxBatchBytes: maxBatchBytes, heldOfYou: heldOfPeer))
     }
 
     private mutating func count(_ events: EncodedEvents) {

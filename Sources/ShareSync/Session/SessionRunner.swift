@@ -45,10 +45,14 @@ final class SessionRunner {
         let sends = isClient ? peer.directions.contains(.push) : peer.directions.contains(.pull)
         if peer.role == .main, receives {
             let cursor: PeerCursor?
-            do { cursor = try store.cursor(of: peer.replica) } catch let error as ShareLogError { throw .store(error) } catch { throw .store(.corruptMeta("cursors")) }
+            let held: UInt64
+            do {
+                cursor = try store.cursor(of: peer.replica)
+                held = try store.highestCounter(of: peer.replica)
+            } catch let error as ShareLogError { throw .store(error) } catch { throw .store(.corruptMeta("cursors")) }
             receiver = EventReceiver(
                 peer: peer.replica, peerEpoch: peer.epoch, cursor: cursor, follow: peer.directions.contains(.follow),
-                maxBatchBytes: UInt32(clamping: options.maxBatchBytes))
+                maxBatchBytes: UInt32(clamping: options.maxBatchBytes), heldOfPeer: held)
         }
         if peer.role == .main, sends { sender = EventSender(peer: peer.replica, maxBatchBytes: options.maxBatchBytes) }
         if peer.role == .clip { if isClient { fetcher = ClipFetcher(names: names) } else { clipServer = ClipServer(options: options) } }
@@ -113,6 +117,11 @@ final class SessionRunner {
                 let actions = try machine.receive(message)
                 receiver = machine
                 try perform(actions)
+            case .pull(let pull) where try restored(peerHolds: pull.heldOfYou):
+                // This store was restored from an older copy: it has a new
+                // id now, and the peer must see it before anything is sent.
+                if isClient { try send(.bye) } else { try send(.error(code: .identityChanged, message: "this replica was restored from an older copy and took a new replica id; connect again")) }
+                peerSaidBye = true
             case _ where EventSender.handles(message.type):
                 guard var machine = sender else { throw SessionError.unexpected(message.type, while: "not sending in this session") }
                 let actions = try machine.receive(message)
@@ -148,6 +157,16 @@ final class SessionRunner {
     /// Carries out `actions` in order. A read's result brings more actions,
     /// which go first: a loop over a queue, not recursion, so a snapshot of
     /// any length runs in constant stack.
+    /// Renews this store's identity when the peer holds more of its own
+    /// events than it made (it was restored from an older copy); says so.
+    private func restored(peerHolds held: UInt64) throws -> Bool {
+        guard held > 0 else { return false }
+        let made = try store.originCounter()
+        guard held > made else { return false }
+        summary.identityRenewal = try store.renewIdentity(reason: .peerHoldsNewerEvents(peerHolds: held, madeHere: made))
+        return true
+    }
+
     private func perform(_ actions: [SessionAction]) throws(SyncFailure) {
         var queue = actions[...]
         while let action = queue.popFirst() {

@@ -65,7 +65,12 @@ struct SyncCommand: Command {
         }
         var summary: SyncSummary
         do {
-            summary = try SyncClient.run(request, store: store, context: sessions, progress: progress)
+            do {
+                summary = try SyncClient.run(request, store: store, context: sessions, progress: progress)
+            } catch SyncFailure.session(.peerError(.identityChanged, _)) {
+                logLine("the server was restored from an older copy and took a new replica id; syncing again")
+                summary = try SyncClient.run(request, store: store, context: sessions, progress: progress)
+            }
             if let renewal = summary.identityRenewal {
                 logLine("this store was restored from an older copy (\(renewal.reason)); it is now replica \(renewal.replica). Syncing again.")
                 summary = try SyncClient.run(request, store: store, context: sessions, progress: progress)

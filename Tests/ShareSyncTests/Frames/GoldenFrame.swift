@@ -52,13 +52,14 @@ struct GoldenFrame: CustomTestStringConvertible, Sendable {
     static let pull = GoldenFrame(
         name: "pull",
         bytes: hex("""
-            0000001d 04 d0c13855
+            00000025 04 2e4dee15
             00000000000000000000000000000000
             0000000000000000
             01
             00100000
+            0000000000000007
             """),
-        message: .pull(Message.Pull(knownEpoch: nil, after: 0, follow: true, maxBatchBytes: 1 << 20)))
+        message: .pull(Message.Pull(knownEpoch: nil, after: 0, follow: true, maxBatchBytes: 1 << 20, heldOfYou: 7)))
 
     static let batch = GoldenFrame(
         name: "batch",

@@ -40,10 +40,12 @@ import TestSupport
              error: .truncated(.welcome, field: "proof")),
         Case(name: "authenticate with 31 bytes", type: .authenticate, payload: Array(repeating: 7, count: 31),
              error: .truncated(.authenticate, field: "proof")),
-        Case(name: "pull follow 2", type: .pull, payload: hex("00000000000000000000000000000000 0000000000000000 02 00100000"),
+        Case(name: "pull follow 2", type: .pull, payload: hex("00000000000000000000000000000000 0000000000000000 02 00100000 0000000000000000"),
              error: .invalidValue(.pull, field: "follow", value: 2)),
         Case(name: "pull without maxBatchBytes", type: .pull, payload: hex("00000000000000000000000000000000 0000000000000000 01"),
              error: .truncated(.pull, field: "maxBatchBytes")),
+        Case(name: "pull without heldOfYou", type: .pull, payload: hex("00000000000000000000000000000000 0000000000000000 01 00100000"),
+             error: .truncated(.pull, field: "heldOfYou")),
         Case(name: "batch with one of its two events", type: .batch, payload: hex("0000000000000102 00000002 00000003 aabbcc"),
              error: .truncated(.batch, field: "events[1].length")),
         Case(name: "batch event shorter than its length", type: .batch, payload: hex("0000000000000102 00000001 00000005 aabbcc"),
@@ -74,7 +76,7 @@ import TestSupport
              error: .truncated(.records, field: "records[0].events[0]")),
         Case(name: "error without its code", type: .error, payload: hex("00"), error: .truncated(.error, field: "code")),
         Case(name: "error code 0", type: .error, payload: hex("0000 6f6b"), error: .invalidValue(.error, field: "code", value: 0)),
-        Case(name: "error code 12", type: .error, payload: hex("000c"), error: .invalidValue(.error, field: "code", value: 12)),
+        Case(name: "error code 13", type: .error, payload: hex("000d"), error: .invalidValue(.error, field: "code", value: 13)),
     ]
 
     @Test(arguments: malformed)

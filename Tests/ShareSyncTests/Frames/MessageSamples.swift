@@ -23,7 +23,7 @@ enum MessageSamples {
         case .pull:
             return .pull(Message.Pull(
                 knownEpoch: Bool.random(using: &rng) ? identifier(&rng) : nil, after: rng.next(), follow: .random(using: &rng),
-                maxBatchBytes: .random(in: 0...UInt32.max, using: &rng)))
+                maxBatchBytes: .random(in: 0...UInt32.max, using: &rng), heldOfYou: rng.next()))
         case .batch:
             return .batch(through: rng.next(), events: events(.random(in: 0...6, using: &rng), &rng))
         case .ack:

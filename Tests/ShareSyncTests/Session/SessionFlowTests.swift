@@ -139,4 +139,44 @@ import Testing
         // Answered in full, slowly: the delay is for the benchmark to measure, not for this test to assert.
         #expect(summary.unknown.count == 5 && summary.found == [share.recordName])
     }
+
+    /// A restore that overwrites the data file in place keeps its inode, so
+    /// opening the store cannot tell; the first pull can: the puller holds
+    /// more of the server's own events than the server made.
+    @Test func aServerRestoredInPlaceLearnsItFromAPullAndNeverReusesAnID() throws {
+        let directory = TemporaryDirectory("flow")
+        let path = directory.appending("main"), file = directory.appending("main/data.mdb")
+        let oldBytes: Data
+        let oldID: ReplicaID
+        let held: Set<EventID>
+        let follower = try Self.open(directory.appending("follower"))
+        do {
+            let main = try Self.open(path)
+            _ = try main.create(vCard: Self.card(1))
+            oldBytes = try Data(contentsOf: URL(fileURLWithPath: file))
+            _ = try main.create(vCards: [Self.card(2), Self.card(3)])
+            oldID = main.replicaID
+            let server = try InProcessServer(store: main, directory: directory)
+            #expect(try Self.pull(follower, from: server).eventsApplied == 3)
+            held = try Self.ids(follower)
+            server.stop()
+        }
+        // Restored in place: same file, same inode, the state after one share.
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: oldBytes)
+        try handle.close()
+        let restored = try Self.open(path)
+        #expect(restored.identityRenewal == nil && restored.replicaID == oldID)
+        let server = try InProcessServer(store: restored, directory: directory)
+        #expect(throws: SyncFailure.self) { try Self.pull(follower, from: server) }
+        #expect(restored.replicaID != oldID)
+        #expect(server.log.all.contains { $0.contains("identityChanged") || $0.contains("restored from an older copy") })
+        // Under its new id it makes new ids, and its lost events come back from the follower.
+        _ = try restored.create(vCard: Self.card(4))
+        #expect(try Self.pull(follower, from: server, .both).eventsApplied == 1)
+        #expect(try Self.ids(restored) == Self.ids(follower))
+        #expect(try Self.ids(restored).isSuperset(of: held))
+        #expect(try restored.events(after: 0).filter { $0.event.id.origin == restored.replicaID }.map(\.event.id.counter) == [1])
+    }
 }
