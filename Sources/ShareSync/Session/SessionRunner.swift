@@ -59,8 +59,19 @@ final class SessionRunner {
     }
 
     /// Runs the session to its end: both directions complete (client), the
-    /// peer's `bye` (server), or `context.stopping`.
+    /// peer's `bye` (server), or `context.stopping`. A failure is told to
+    /// the peer with an `error` message, when the stream still carries one,
+    /// before it is thrown.
     func run(progress: ((SyncSummary) -> Void)? = nil) throws(SyncFailure) -> SyncSummary {
+        do {
+            return try loop(progress: progress)
+        } catch {
+            if let message = error.errorMessage { try? messages.send(message, deadline: .now + .seconds(1)) }
+            throw error
+        }
+    }
+
+    private func loop(progress: ((SyncSummary) -> Void)?) throws(SyncFailure) -> SyncSummary {
         var actions = receiver?.start() ?? []
         if var machine = fetcher {
             actions += machine.start()
