@@ -148,5 +148,8 @@ import TestSupport
         let digits = try String(contentsOfFile: path, encoding: .utf8).dropLast()
         #expect(!"\(key)".contains(digits.prefix(8)))
         #expect(!String(reflecting: key).contains(digits.prefix(8)))
+        var dumped = ""
+        dump(key, to: &dumped)
+        #expect(dumped == "- SyncKey(32 bytes, not shown)\n", "\(dumped)")
     }
 }
