@@ -33,8 +33,7 @@ public final class Listener: @unchecked Sendable {
     public init(listeningOn endpoint: Endpoint, backlog: Int32 = 128) throws(TransportError) {
         let address = try SocketAddress(endpoint)
         if case .unix(let path) = endpoint { try SocketFile.clearStale(at: path, endpoint: endpoint) }
-        let descriptor = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw .system(operation: "socket", errno: errno) }
+        let descriptor = try Posix.streamSocket(address.family)
         var socketFile: SocketFile?
         do throws(TransportError) {
             (self.endpoint, socketFile) = try Self.bind(descriptor, to: address, endpoint: endpoint)

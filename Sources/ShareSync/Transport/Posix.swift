@@ -123,9 +123,20 @@ enum Posix {
         }
     }
 
+    /// A new stream socket of `family`, non-blocking and close-on-exec;
+    /// throws on failure.
+    static func streamSocket(_ family: Int32) throws(TransportError) -> Int32 {
+        let flags = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        let descriptor = socket(family, flags, 0)
+        guard descriptor >= 0 else { throw .system(operation: "socket", errno: errno) }
+        return descriptor
+    }
+
     /// `accept4(2)`: the next connection on a listening socket, made
     /// non-blocking and close-on-exec atomically, or -1 with `errno`.
-    static func accept(_ descriptor: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: UnsafeMutablePointer<socklen_t>) -> Int32 {
+    static func accept(
+        _ descriptor: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: UnsafeMutablePointer<socklen_t>
+    ) -> Int32 {
         systemAccept4(descriptor, address, length, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
     }
 
@@ -145,4 +156,6 @@ enum Posix {
 /// `_GNU_SOURCE`). The C signature is
 /// `int accept4(int sockfd, struct sockaddr *addr, socklen_t *addrlen, int flags)`.
 @_silgen_name("accept4")
-private func systemAccept4(_ descriptor: Int32, _ address: UnsafeMutablePointer<sockaddr>?, _ length: UnsafeMutablePointer<socklen_t>?, _ flags: Int32) -> Int32
+private func systemAccept4(
+    _ descriptor: Int32, _ address: UnsafeMutablePointer<sockaddr>?, _ length: UnsafeMutablePointer<socklen_t>?, _ flags: Int32
+) -> Int32

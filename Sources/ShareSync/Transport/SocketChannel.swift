@@ -30,11 +30,11 @@ public final class SocketChannel: ByteChannel, @unchecked Sendable {
     /// Errors name the cause: `.connectionRefused` (nothing listens),
     /// `.noSuchSocket` (no file at a `unix:` path), `.timedOut`, and
     /// `.stdioIsNotASocket`.
-    public static func connect(to endpoint: Endpoint, deadline: ContinuousClock.Instant?) throws(TransportError) -> SocketChannel {
+    public static func connect(
+        to endpoint: Endpoint, deadline: ContinuousClock.Instant?
+    ) throws(TransportError) -> SocketChannel {
         let address = try SocketAddress(endpoint)
-        let descriptor = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw .system(operation: "socket", errno: errno) }
-        let channel = SocketChannel(adopting: descriptor, peer: endpoint.description)
+        let channel = SocketChannel(adopting: try Posix.streamSocket(address.family), peer: endpoint.description)
         try channel.finishConnecting(to: endpoint, address: address, deadline: deadline)
         if case .tcp = endpoint { channel.disableNagle() }
         return channel
@@ -43,7 +43,9 @@ public final class SocketChannel: ByteChannel, @unchecked Sendable {
     /// Runs the non-blocking `connect` to its end. A Unix socket whose
     /// server has a full backlog answers `EAGAIN` at once; the attempt is
     /// repeated every 10 ms until the deadline.
-    private func finishConnecting(to endpoint: Endpoint, address: SocketAddress, deadline: ContinuousClock.Instant?) throws(TransportError) {
+    private func finishConnecting(
+        to endpoint: Endpoint, address: SocketAddress, deadline: ContinuousClock.Instant?
+    ) throws(TransportError) {
         while true {
             let result = address.withSockaddr { Glibc.connect(descriptor, $0, $1) }
             if result == 0 { return }

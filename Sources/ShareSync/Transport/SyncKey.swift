@@ -8,8 +8,9 @@ import Glibc
 /// exactly what `openssl rand -hex 32` prints, and only its owner may read
 /// it (mode 0600). See "Transports and keys" in docs/SYNC.md.
 ///
-/// The key's bytes never appear in `description`.
-public struct SyncKey: Sendable, CustomStringConvertible {
+/// The key's bytes never appear in `description`, nor in `dump` or a
+/// debugger's view (`customMirror` has no children).
+public struct SyncKey: Sendable, CustomStringConvertible, CustomReflectable {
     /// The length of a key in bytes.
     public static let byteCount = 32
 
@@ -22,6 +23,8 @@ public struct SyncKey: Sendable, CustomStringConvertible {
     }
 
     public var description: String { "SyncKey(\(Self.byteCount) bytes, not shown)" }
+
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
 
     /// A new key from OpenSSL's random generator (`RAND_bytes`).
     public static func generate() -> SyncKey {

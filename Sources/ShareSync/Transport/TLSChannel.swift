@@ -73,7 +73,9 @@ public final class TLSChannel: ByteChannel, @unchecked Sendable {
     /// Throws `.tlsKeyMismatch` when the client holds another key,
     /// `.tlsNotSpoken` when it sends something that is not TLS, `.timedOut`
     /// when it stalls, `.peerClosed` when it hangs up.
-    public static func server(over socket: SocketChannel, context: TLSContext, deadline: ContinuousClock.Instant?) throws(TransportError) -> TLSChannel {
+    public static func server(
+        over socket: SocketChannel, context: TLSContext, deadline: ContinuousClock.Instant?
+    ) throws(TransportError) -> TLSChannel {
         precondition(context.role == .server, "TLSChannel.server needs a server context")
         return try handshake(over: socket, context: context, deadline: deadline)
     }
@@ -81,14 +83,18 @@ public final class TLSChannel: ByteChannel, @unchecked Sendable {
     /// Runs the client's side of the handshake on `socket`, until `deadline`.
     /// Takes ownership of `socket`: it is closed if the handshake fails.
     /// Throws as `server(over:context:deadline:)` does.
-    public static func client(over socket: SocketChannel, context: TLSContext, deadline: ContinuousClock.Instant?) throws(TransportError) -> TLSChannel {
+    public static func client(
+        over socket: SocketChannel, context: TLSContext, deadline: ContinuousClock.Instant?
+    ) throws(TransportError) -> TLSChannel {
         precondition(context.role == .client, "TLSChannel.client needs a client context")
         return try handshake(over: socket, context: context, deadline: deadline)
     }
 
     /// `server(over:context:deadline:)` with a context of its own for `key`.
     /// A server that accepts many connections shares one `TLSContext`.
-    public static func server(over socket: SocketChannel, key: SyncKey, deadline: ContinuousClock.Instant?) throws(TransportError) -> TLSChannel {
+    public static func server(
+        over socket: SocketChannel, key: SyncKey, deadline: ContinuousClock.Instant?
+    ) throws(TransportError) -> TLSChannel {
         let context: TLSContext
         do { context = try TLSContext(role: .server, key: key) } catch {
             socket.close()
@@ -98,7 +104,9 @@ public final class TLSChannel: ByteChannel, @unchecked Sendable {
     }
 
     /// `client(over:context:deadline:)` with a context of its own for `key`.
-    public static func client(over socket: SocketChannel, key: SyncKey, deadline: ContinuousClock.Instant?) throws(TransportError) -> TLSChannel {
+    public static func client(
+        over socket: SocketChannel, key: SyncKey, deadline: ContinuousClock.Instant?
+    ) throws(TransportError) -> TLSChannel {
         let context: TLSContext
         do { context = try TLSContext(role: .client, key: key) } catch {
             socket.close()
@@ -107,7 +115,9 @@ public final class TLSChannel: ByteChannel, @unchecked Sendable {
         return try client(over: socket, context: context, deadline: deadline)
     }
 
-    private static func handshake(over socket: SocketChannel, context: TLSContext, deadline: ContinuousClock.Instant?) throws(TransportError) -> TLSChannel {
+    private static func handshake(
+        over socket: SocketChannel, context: TLSContext, deadline: ContinuousClock.Instant?
+    ) throws(TransportError) -> TLSChannel {
         let channel: TLSChannel
         do { channel = try TLSChannel(socket: socket, context: context) } catch {
             socket.close()
@@ -143,7 +153,9 @@ public final class TLSChannel: ByteChannel, @unchecked Sendable {
         }
     }
 
-    public func read(into buffer: UnsafeMutableRawBufferPointer, deadline: ContinuousClock.Instant?) throws(TransportError) -> Int {
+    public func read(
+        into buffer: UnsafeMutableRawBufferPointer, deadline: ContinuousClock.Instant?
+    ) throws(TransportError) -> Int {
         precondition(!buffer.isEmpty, "read(into:) needs room for at least one byte")
         if let pendingFailure { throw pendingFailure }
         while true {
@@ -151,7 +163,8 @@ public final class TLSChannel: ByteChannel, @unchecked Sendable {
             OpenSSLErrorQueue.clear()
             let count = SSL_read(ssl, buffer.baseAddress, Int32(clamping: buffer.count))
             let status = SSL_get_error(ssl, count)
-            let failure = count > 0 || [SSL_ERROR_WANT_READ, SSL_ERROR_ZERO_RETURN].contains(status) ? nil : classify(status: status, operation: "read")
+            let normal = count > 0 || status == SSL_ERROR_WANT_READ || status == SSL_ERROR_ZERO_RETURN
+            let failure = normal ? nil : classify(status: status, operation: "read")
             try flushReporting(failure, deadline: deadline)
             if count > 0 { return Int(count) }
             if status == SSL_ERROR_ZERO_RETURN { return 0 }
@@ -176,7 +189,9 @@ public final class TLSChannel: ByteChannel, @unchecked Sendable {
     /// Decrypted bytes that OpenSSL holds (`SSL_pending`), and whole records
     /// that wait in the incoming BIO, count as readable without a look at
     /// the socket.
-    public func waitReadable(orWake wake: Int32?, deadline: ContinuousClock.Instant?) throws(TransportError) -> ChannelReadiness {
+    public func waitReadable(
+        orWake wake: Int32?, deadline: ContinuousClock.Instant?
+    ) throws(TransportError) -> ChannelReadiness {
         guard let ssl else { throw .channelClosed }
         if pendingFailure != nil || SSL_pending(ssl) > 0 { return .readable }
         if BIO_ctrl_pending(incoming) > 0 {

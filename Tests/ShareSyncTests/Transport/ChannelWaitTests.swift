@@ -18,8 +18,11 @@ import ShareSync
         let directory = TemporaryDirectory("sync")
         let (client, server, listener) = try pair(in: directory)
         defer { [client, server].forEach { $0.close() }; listener.close() }
+        // On a thread of its own, so that a read that ignored its deadline
+        // fails this test at the join's deadline instead of hanging it.
+        let reader = BackgroundThread { try client.read(exactly: 1, deadline: after(.milliseconds(100))) }
         #expect(throws: TransportError.timedOut(waitingFor: "data from \(listener.endpoint)")) {
-            try client.read(exactly: 1, deadline: after(.milliseconds(100)))
+            try reader.join("the read gave up", timeout: .seconds(30))
         }
     }
 
@@ -29,8 +32,9 @@ import ShareSync
         defer { [client, server].forEach { $0.close() }; listener.close() }
         // Far more than the socket buffers hold.
         let bytes = [UInt8](repeating: 7, count: 32 << 20)
+        let writer = BackgroundThread { try client.write(bytes, deadline: after(.milliseconds(200))) }
         #expect(throws: TransportError.timedOut(waitingFor: "\(listener.endpoint) to take the bytes written to it")) {
-            try client.write(bytes, deadline: after(.milliseconds(200)))
+            try writer.join("the write gave up", timeout: .seconds(30))
         }
     }
 

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import ShareSync
 
 /// `--listen` and `--connect` take endpoints as text; each form parses to
@@ -52,8 +53,14 @@ import ShareSync
         }
     }
 
+    /// The kernel's limit is the oracle: a path of 107 bytes binds, and a
+    /// path one byte longer is refused before any socket is made.
     @Test func theLongestSocketPathTheKernelTakesIsAccepted() throws {
-        let path = "/" + String(repeating: "a", count: 106)
-        #expect(try Endpoint(parsing: "unix:" + path) == .unix(path: path))
+        let directory = TemporaryDirectory("path")
+        let prefix = directory.path + "/"
+        let path = prefix + String(repeating: "p", count: 107 - prefix.utf8.count)
+        let listener = try Listener(listeningOn: Endpoint(parsing: "unix:" + path))
+        listener.close()
+        #expect(throws: EndpointError.pathTooLong(path + "p", limit: 107)) { try Endpoint(parsing: "unix:" + path + "p") }
     }
 }

@@ -44,8 +44,9 @@ import ShareSync
         defer { close(input.write); close(output.read) }
         let channel = StdioChannel(input: input.read, output: output.write)
         defer { channel.close() }
+        let reader = BackgroundThread { try channel.read(exactly: 1, deadline: after(.milliseconds(100))) }
         #expect(throws: TransportError.timedOut(waitingFor: "data on standard input")) {
-            try channel.read(exactly: 1, deadline: after(.milliseconds(100)))
+            try reader.join("the read gave up", timeout: .seconds(30))
         }
     }
 }

@@ -137,7 +137,8 @@ import TestSupport
         let directory = TemporaryDirectory("key")
         try SyncKey.generate().write(to: directory.appending("a.key"))
         try SyncKey.generate().write(to: directory.appending("b.key"))
-        #expect(try String(contentsOfFile: directory.appending("a.key"), encoding: .utf8) != (try String(contentsOfFile: directory.appending("b.key"), encoding: .utf8)))
+        let first = try String(contentsOfFile: directory.appending("a.key"), encoding: .utf8)
+        #expect(try String(contentsOfFile: directory.appending("b.key"), encoding: .utf8) != first)
     }
 
     @Test func aKeyNeverPrintsItsBytes() throws {
@@ -148,5 +149,8 @@ import TestSupport
         let digits = try String(contentsOfFile: path, encoding: .utf8).dropLast()
         #expect(!"\(key)".contains(digits.prefix(8)))
         #expect(!String(reflecting: key).contains(digits.prefix(8)))
+        var dumped = ""
+        dump(key, to: &dumped)
+        #expect(dumped == "- SyncKey(32 bytes, not shown)\n", "\(dumped)")
     }
 }

@@ -27,7 +27,9 @@ import ShareSync
         let listener = try Listener(listeningOn: .tcp(host: "127.0.0.1", port: 0))
         let endpoint = listener.endpoint
         listener.close()
-        #expect(throws: TransportError.connectionRefused(endpoint)) { try SocketChannel.connect(to: endpoint, deadline: after(.seconds(60))) }
+        #expect(throws: TransportError.connectionRefused(endpoint)) {
+            try SocketChannel.connect(to: endpoint, deadline: after(.seconds(60)))
+        }
     }
 
     @Test func aSecondListenerOnTheSamePortIsRefused() throws {

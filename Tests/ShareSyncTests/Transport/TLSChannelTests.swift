@@ -84,8 +84,9 @@ import ShareSync
         let socket = try SocketChannel.connect(to: listener.endpoint, deadline: after(.seconds(60)))
         let silent = try listener.accept(deadline: after(.seconds(60)))
         defer { silent.close() }
+        let client = BackgroundThread { try TLSChannel.client(over: socket, key: SyncKey.generate(), deadline: after(.milliseconds(200))) }
         #expect(throws: TransportError.timedOut(waitingFor: "the TLS handshake with \(listener.endpoint)")) {
-            try TLSChannel.client(over: socket, key: SyncKey.generate(), deadline: after(.milliseconds(200)))
+            try client.join("the handshake gave up", timeout: .seconds(30))
         }
     }
 

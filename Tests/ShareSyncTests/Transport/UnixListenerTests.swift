@@ -32,7 +32,8 @@ import ShareSync
         var random = SeededGenerator(seed: 12)
         var sent = 0
         while sent < 1 << 20 {
-            let piece = (0..<min(Int.random(in: 1...65_536, using: &random), (1 << 20) - sent)).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let size = min(Int.random(in: 1...65_536, using: &random), (1 << 20) - sent)
+            let piece = (0..<size).map { _ in UInt8.random(in: 0...255, using: &random) }
             try client.write(piece, deadline: after(.seconds(60)))
             #expect(try client.read(exactly: piece.count, deadline: after(.seconds(60))) == piece)
             sent += piece.count
@@ -67,7 +68,9 @@ import ShareSync
         let path = directory.appending("stale.sock")
         try makeStaleSocket(at: path)
         let endpoint = Endpoint.unix(path: path)
-        #expect(throws: TransportError.connectionRefused(endpoint)) { try SocketChannel.connect(to: endpoint, deadline: after(.seconds(60))) }
+        #expect(throws: TransportError.connectionRefused(endpoint)) {
+            try SocketChannel.connect(to: endpoint, deadline: after(.seconds(60)))
+        }
 
         let listener = try Listener(listeningOn: endpoint)
         defer { listener.close() }
@@ -94,7 +97,9 @@ import ShareSync
         #expect(FileManager.default.fileExists(atPath: path))
         listener.close()
         #expect(!FileManager.default.fileExists(atPath: path))
-        #expect(throws: TransportError.noSuchSocket(path: path)) { try SocketChannel.connect(to: .unix(path: path), deadline: after(.seconds(60))) }
+        #expect(throws: TransportError.noSuchSocket(path: path)) {
+            try SocketChannel.connect(to: .unix(path: path), deadline: after(.seconds(60)))
+        }
     }
 
     @Test func theListenerReportsEachPeersProcess() throws {
