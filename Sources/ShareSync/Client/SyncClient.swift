@@ -91,6 +91,8 @@ public enum SyncClient {
             switch request.endpoint {
             case .stdio:
                 return StdioChannel()
+            case .command(let command):
+                return try CommandChannel(command: command)
             case .unix:
                 return try SocketChannel.connect(to: request.endpoint, deadline: deadline)
             case .tcp:

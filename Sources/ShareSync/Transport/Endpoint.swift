@@ -8,10 +8,15 @@
 ///   (`tcp:[::1]:7070`); names are not resolved. `tcp:PORT` means
 ///   127.0.0.1. Port 0 listens on a free port.
 /// - `stdio`: standard input and output, for `ssh host sharelog serve --stdio`.
+/// - `exec:COMMAND` (clients only): runs COMMAND with `/bin/sh -c` and talks
+///   to its standard input and output, as in
+///   `sharelog sync --connect 'exec:ssh host sharelog serve --stdio'`.
 public enum Endpoint: Hashable, Sendable, CustomStringConvertible {
     case unix(path: String)
     case tcp(host: String, port: UInt16)
     case stdio
+    /// A command whose standard input and output carry the session.
+    case command(String)
 
     /// The host of `tcp:PORT`: loopback only, unless told otherwise.
     public static let defaultHost = "127.0.0.1"
@@ -20,6 +25,10 @@ public enum Endpoint: Hashable, Sendable, CustomStringConvertible {
     public init(parsing text: String) throws(EndpointError) {
         if text == "stdio" {
             self = .stdio
+        } else if text.hasPrefix("exec:") {
+            let command = String(text.dropFirst("exec:".count))
+            guard !command.trimmingPrefix(while: \.isWhitespace).isEmpty, !command.utf8.contains(0) else { throw .unknownForm(text) }
+            self = .command(command)
         } else if text.hasPrefix("unix:") {
             let path = String(text.dropFirst("unix:".count))
             guard !path.isEmpty else { throw .emptyPath }
@@ -63,6 +72,7 @@ public enum Endpoint: Hashable, Sendable, CustomStringConvertible {
         case .unix(let path): "unix:\(path)"
         case .tcp(let host, let port): host.contains(":") ? "tcp:[\(host)]:\(port)" : "tcp:\(host):\(port)"
         case .stdio: "stdio"
+        case .command(let command): "exec:\(command)"
         }
     }
 }

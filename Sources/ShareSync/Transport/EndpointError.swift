@@ -16,7 +16,7 @@ public enum EndpointError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The forms `Endpoint(parsing:)` accepts, for messages and help texts.
     public static let acceptedForms =
         "unix:PATH, tcp:HOST:PORT (HOST an IPv4 address, localhost, or an IPv6 address in brackets such as [::1]), "
-        + "tcp:PORT (on 127.0.0.1), or stdio"
+        + "tcp:PORT (on 127.0.0.1), stdio, or exec:COMMAND (a client talking to COMMAND's standard input and output)"
 
     public var description: String {
         switch self {

@@ -76,7 +76,7 @@ public final class Listener: @unchecked Sendable {
                 throw .system(operation: "getsockname on \(endpoint)", errno: errno)
             }
             return (.tcp(host: host, port: port), nil)
-        case .stdio:
+        case .stdio, .command:
             throw .stdioIsNotASocket
         }
     }

@@ -25,7 +25,7 @@ enum SocketAddress {
             self = .unix(address)
         case .tcp(let host, let port):
             do { self = try Self.internet(host: host, port: port) } catch { throw .endpoint(error) }
-        case .stdio:
+        case .stdio, .command:
             throw .stdioIsNotASocket
         }
     }

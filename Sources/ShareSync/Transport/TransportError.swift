@@ -42,7 +42,7 @@ public enum TransportError: Error, Equatable, Sendable, CustomStringConvertible 
         case .endpoint(let error):
             "\(error)"
         case .stdioIsNotASocket:
-            "stdio is not a socket: it can neither listen nor connect; use --stdio, or an endpoint unix:PATH or tcp:HOST:PORT"
+            "stdio and exec: are not sockets: they can neither listen nor connect; serve with --stdio, or use unix:PATH or tcp:HOST:PORT"
         case .connectionRefused(let endpoint):
             "nothing accepts connections at \(endpoint): start 'sharelog serve --listen \(endpoint)' there, or check the address"
         case .noSuchSocket(let path):

@@ -14,12 +14,13 @@ import ShareSync
         ("tcp:7070", .tcp(host: "127.0.0.1", port: 7070)),
         ("tcp:[::1]:7070", .tcp(host: "::1", port: 7070)),
         ("stdio", .stdio),
+        ("exec:ssh host sharelog serve --stdio", .command("ssh host sharelog serve --stdio")),
     ])
     func eachFormParsesToItsEndpoint(text: String, endpoint: Endpoint) throws {
         #expect(try Endpoint(parsing: text) == endpoint)
     }
 
-    @Test(arguments: ["unix:/tmp/sharelog.sock", "tcp:127.0.0.1:7070", "tcp:[::1]:7070", "stdio"])
+    @Test(arguments: ["unix:/tmp/sharelog.sock", "tcp:127.0.0.1:7070", "tcp:[::1]:7070", "stdio", "exec:ssh host sharelog serve --stdio"])
     func anEndpointPrintsAsTheTextThatNamesIt(text: String) throws {
         #expect(try Endpoint(parsing: text).description == text)
     }
@@ -28,6 +29,8 @@ import ShareSync
         ("http://127.0.0.1:80", EndpointError.unknownForm("http://127.0.0.1:80")),
         ("127.0.0.1:7070", .unknownForm("127.0.0.1:7070")),
         ("unix:", .emptyPath),
+        ("exec:", .unknownForm("exec:")),
+        ("exec:   ", .unknownForm("exec:   ")),
         ("unix:/" + String(repeating: "a", count: 107), .pathTooLong("/" + String(repeating: "a", count: 107), limit: 107)),
         ("tcp:example.com:80", .invalidHost("example.com")),
         ("tcp:256.0.0.1:80", .invalidHost("256.0.0.1")),
