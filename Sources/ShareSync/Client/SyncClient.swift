@@ -20,13 +20,8 @@ public enum SyncClient {
         let channel = try connect(request)
         defer { channel.close() }
         let messages = MessageChannel(channel, maxFrameBytes: options.maxFrameBytes)
-        let wake: WakeSignal
-        do { wake = try WakeSignal() } catch { throw .transport(error) }
-        context.register(wake)
-        defer {
-            context.unregister(wake)
-            wake.close()
-        }
+        let wake = try context.registeredSignal()
+        defer { context.release(wake) }
         let deadline = ContinuousClock.now + options.handshakeTimeout
         let handshake = ClientHandshake(
             role: request.role, directions: request.role == .clip ? [] : request.directions, replica: store.replicaID, epoch: store.epoch,

@@ -19,13 +19,8 @@ struct ServerSession {
                 do { channel = try TLSChannel.server(over: socket, key: key, deadline: deadline) } catch { throw SyncFailure.transport(error) }
             }
             let messages = MessageChannel(channel, maxFrameBytes: configuration.options.maxFrameBytes)
-            let wake: WakeSignal
-            do { wake = try WakeSignal() } catch { throw SyncFailure.transport(error) }
-            context.register(wake)
-            defer {
-                context.unregister(wake)
-                wake.close()
-            }
+            let wake = try context.registeredSignal()
+            defer { context.release(wake) }
             let peer = try handshake(messages, deadline: deadline)
             peerText += " \(peer.role) \(peer.replica)"
             let runner = try SessionRunner(

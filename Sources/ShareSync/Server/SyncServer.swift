@@ -33,13 +33,8 @@ public final class SyncServer: Sendable {
         let listener: Listener
         do { listener = try Listener(listeningOn: configuration.endpoint) } catch { throw .transport(error) }
         defer { listener.close() }
-        let wake: WakeSignal
-        do { wake = try WakeSignal() } catch { throw .transport(error) }
-        context.register(wake)
-        defer {
-            context.unregister(wake)
-            wake.close()
-        }
+        let wake = try context.registeredSignal()
+        defer { context.release(wake) }
         let sessions = DispatchGroup()
         configuration.log("serving \(store.path) on \(listener.endpoint)")
         ready(listener.endpoint)

@@ -27,24 +27,27 @@ public final class SessionContext: Sendable {
 
     /// Sleeps `duration`, waking early when `stop()` is called.
     public func sleep(for duration: Duration) {
-        guard let signal = try? WakeSignal() else { return }
-        register(signal)
-        defer {
-            unregister(signal)
-            signal.close()
-        }
+        guard let signal = try? registeredSignal() else { return }
+        defer { release(signal) }
         let until = ContinuousClock.now + duration
         while !isStopping, ContinuousClock.now < until {
             if signal.wait(until: until) { signal.drain() }
         }
     }
 
-    func register(_ signal: WakeSignal) {
+    /// A new wake signal that `stop()` and `wakeAll()` reach, already
+    /// signalled if the context is stopping; `release` it when done.
+    func registeredSignal() throws(SyncFailure) -> WakeSignal {
+        let signal: WakeSignal
+        do { signal = try WakeSignal() } catch { throw .transport(error) }
         signals.withLock { $0[ObjectIdentifier(signal)] = signal }
         if isStopping { signal.signal() }
+        return signal
     }
 
-    func unregister(_ signal: WakeSignal) {
+    /// Unregisters and closes a signal from `registeredSignal()`.
+    func release(_ signal: WakeSignal) {
         _ = signals.withLock { $0.removeValue(forKey: ObjectIdentifier(signal)) }
+        signal.close()
     }
 }
