@@ -42,7 +42,7 @@ REDACTED = 0x01
 REASONS = {1: "ttl", 2: "revoked"}
 COUNTERS = ["origin-sequence", "live-count", "expired-count"]
 # Format 2 meta integers that a store may lack: absent reads as None.
-OPTIONAL_U64 = ["data-file", "trimmed-through"]
+OPTIONAL_U64 = ["trimmed-through"]
 # Format 2 share states: version, flags, then the parts their flags name.
 STATE_FORMAT = 2
 CREATION, REVOCATION, TTL_END, ARRIVED_REDACTED = 0x01, 0x02, 0x04, 0x08
@@ -112,6 +112,8 @@ def decode_meta(values):
         for name in OPTIONAL_U64:
             value = values.pop(name.encode(), None)
             meta[name] = None if value is None else u64(sized("meta " + name, value, 8, name))
+        value = values.pop(b"data-file", None)
+        meta["data-file"] = None if value is None else sized("meta data-file", value, 28, "data-file").hex()
     for key in values:
         refuse("meta", "key %r is not one format %d defines" % (key, version))
     return meta

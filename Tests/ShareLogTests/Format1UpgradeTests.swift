@@ -76,12 +76,12 @@ import TestSupport
         #expect(try Self.databases(at: path)
             == ["Main DB", "cursors", "eventIndex", "expiry", "log", "meta", "pendingRedactions", "shares"])
         // Identity and origin counter as the README printed them; 2 shares
-        // pending (live, livePhoto) and 4 with an end logged; and the data
-        // file the store now lives in (its inode, as stat reports it), so
-        // that the upgrade is not mistaken for a copy and the id kept.
-        let inode = try #require(FileManager.default.attributesOfItem(atPath: path + "/data.mdb")[.systemFileNumber] as? Int)
+        // pending (live, livePhoto) and 4 with an end logged; and where the
+        // store now lives (as stat reports it), so that the upgrade is not
+        // mistaken for a copy and the id kept.
+        let home = try #require(StoreHome.hex(of: path))
         #expect(try Self.meta(at: path) == [
-            Self.hex("data-file"): String(format: "%016lx", inode),
+            Self.hex("data-file"): home,
             Self.hex("schema"): "00000002",
             Self.hex("replica"): "c3deaad6055c481796a59e97c5469dba",
             Self.hex("epoch"): "066b60e0cbdf4c0995f2d5cb1c0a943c",

@@ -36,16 +36,26 @@ extension ShareStore {
         return renewal
     }
 
-    /// The identity of the store's data file: its inode number, 8 bytes
-    /// big-endian. A copy, a move to another file system or a restore that
-    /// writes a new file gets another; a restore that overwrites the file
-    /// in place keeps it (a peer then catches the store: `ownOriginConflict`).
-    /// The device number is left out: it can change across reboots and
-    /// container restarts for the same file.
+    /// Where the store lives, as the file system tells it apart (28 bytes):
+    /// the data file's inode, the store directory's inode, and the time the
+    /// directory last changed (its ctime: seconds, then nanoseconds).
+    ///
+    /// Nothing a store does changes its directory once `data.mdb` and
+    /// `lock.mdb` exist, and no tool can set a ctime back. So a copy, a
+    /// move, or a restore that makes the directory again (`rm -rf` then
+    /// `cp -r`, even when the file system hands out the same inode
+    /// numbers again, as ext4 does) gives another identity; so does adding
+    /// or removing a file in the store's directory, which costs a needless
+    /// but harmless new replica id. A restore that overwrites `data.mdb` in
+    /// place keeps it: the sync handshake catches that one (`heldOfYou`).
+    /// Device numbers are left out: they can change across reboots and
+    /// container restarts for the same files.
     static func dataFileIdentity(at path: String) throws -> [UInt8] {
-        var status = stat()
-        let file = (path as NSString).appendingPathComponent("data.mdb")
-        guard stat(file, &status) == 0 else { throw ShareLogError.storeNotFound(path: path) }
-        return Key.bigEndian(UInt64(status.st_ino))
+        var file = stat(), directory = stat()
+        guard stat((path as NSString).appendingPathComponent("data.mdb"), &file) == 0, stat(path, &directory) == 0 else {
+            throw ShareLogError.storeNotFound(path: path)
+        }
+        return Key.bigEndian(UInt64(file.st_ino)) + Key.bigEndian(UInt64(directory.st_ino))
+            + Key.bigEndian(Int64(directory.st_ctim.tv_sec)) + Key.bigEndian(UInt32(directory.st_ctim.tv_nsec))
     }
 }

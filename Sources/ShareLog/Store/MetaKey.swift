@@ -6,9 +6,10 @@ enum MetaKey {
     static let replica = Array("replica".utf8)
     /// 16 bytes: this store's epoch.
     static let epoch = Array("epoch".utf8)
-    /// 8 bytes: the inode of the data file the store was last opened for
-    /// writing in; another one means a copy or a restore, and a new
-    /// replica id (`ShareStore.renewIdentity`).
+    /// 28 bytes: where the store lived when last opened for writing (its
+    /// data file's and directory's inodes and the directory's ctime);
+    /// another place means a copy or a restore, and a new replica id
+    /// (`ShareStore.dataFileIdentity`, `ShareStore.renewIdentity`).
     static let dataFile = Array("data-file".utf8)
     /// UInt64: the origin counter of the last event this replica made.
     static let originSequence = Array("origin-sequence".utf8)

@@ -117,8 +117,9 @@ public final class ShareStore: Sendable {
             var renewal: IdentityRenewal?
             if let home, stored.dataFile != home {
                 renewal = try environment.write { txn -> IdentityRenewal? in
-                    // A store opened before data files were recorded keeps its id.
-                    guard try txn.contains(MetaKey.dataFile, in: schema.meta) else {
+                    // A store opened before its home was recorded (or in the
+                    // first, inode-only form) keeps its id.
+                    guard try txn.value(forKey: MetaKey.dataFile, in: schema.meta)?.count == home.count else {
                         try txn.put(home, forKey: MetaKey.dataFile, in: schema.meta)
                         return nil
                     }

@@ -27,7 +27,7 @@ struct ReaderOutput: Decodable, Equatable {
         var liveCount: UInt64
         var expiredCount: UInt64
         /// The data file's inode the store recorded; none in format 1.
-        var dataFile: UInt64?
+        var dataFile: String?
         /// The highest log position a trim removed; none before any trim.
         var trimmedThrough: UInt64?
 

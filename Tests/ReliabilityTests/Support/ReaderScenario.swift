@@ -1,5 +1,6 @@
 import Foundation
 import ShareLog
+import TestSupport
 
 /// A store driven through every state docs/FORMAT.md describes, with a
 /// clock the scenario sets, and the contents the document says it must then
@@ -112,15 +113,15 @@ struct ReaderScenario {
             "A": text(a), "B": text(b), "C": text(c), "D": text(d), "E": text(e), "G": Self.g, "H": Self.h, "I": Self.i,
             "J": Self.j, "K": Self.k, "L": Self.l,
         ]
-        // The data file's inode, as the file system reports it.
-        let inode = try FileManager.default.attributesOfItem(atPath: fixture.path + "/data.mdb")[.systemFileNumber] as? Int
+        // Where the store lives, as the file system reports it.
+        let home = StoreHome.hex(of: fixture.path)
         expected = Self.expectation(
             names: names, replica: store.replicaID.uuid.uuidString.lowercased(), epoch: store.epoch.uuid.uuidString.lowercased(),
-            dataFile: inode.map(UInt64.init))
+            dataFile: home)
     }
 
     /// The state the steps leave, by hand, by the rules of docs/FORMAT.md.
-    private static func expectation(names: [Character: String], replica r: String, epoch: String, dataFile: UInt64?) -> ReaderOutput {
+    private static func expectation(names: [Character: String], replica r: String, epoch: String, dataFile: String?) -> ReaderOutput {
         let f = foreign, e = rival
         let created = { (sequence: UInt64, origin: String, originSequence: UInt64, letter: Character, card: Character, createdAt: Int64, expiresAt: Int64, redacted: Bool) in
             ReaderOutput.Event(

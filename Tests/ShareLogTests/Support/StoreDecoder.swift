@@ -22,7 +22,7 @@ enum StoreDecoder {
             case "schema": try require(value == [0, 0, 0, 2], "meta schema \(value)")
             case "replica": try require(value == raw(test.store.replicaID.uuid), "meta replica \(value)")
             case "epoch": try require(value.count == 16, "meta epoch of \(value.count) bytes")
-            case "data-file": try require(value.count == 8, "meta data-file of \(value.count) bytes")
+            case "data-file": try require(value.count == 28, "meta data-file of \(value.count) bytes")
             case "trimmed-through": image.trimmedThrough = try integer(value[...], "meta \(name)")
             case "origin-sequence": image.originSequence = try integer(value[...], "meta \(name)")
             case "live-count": image.liveCount = try integer(value[...], "meta \(name)")
