@@ -4,11 +4,13 @@ import TestSupport
 
 /// A `sharelog serve --listen unix:PATH` process on one store.
 ///
-/// `start` returns once the server has logged that it is serving. `stop`
+/// `init` returns once the server has logged that it is serving. `stop`
 /// sends SIGTERM and waits for the process to end, with SIGKILL at its
 /// deadline. Tests stop it in a `defer`; a server nobody stopped is
 /// killed when its `Subprocess` goes. Driven from one thread, like
-/// `Subprocess`.
+/// `Subprocess`. Its log (standard error, one line per session) is read
+/// when it stops: a server must not log more than a pipe holds (64 KiB,
+/// some 250 sessions) before then.
 final class ServeProcess {
     let socket: String
     private let process: Subprocess
@@ -29,14 +31,11 @@ final class ServeProcess {
         }
     }
 
-    /// What the server wrote to standard error so far.
-    var log: String { String(decoding: process.errorOutput, as: UTF8.self) }
+    /// What the server wrote to standard error and this side has read.
+    private var log: String { String(decoding: process.errorOutput, as: UTF8.self) }
 
     /// The `connect` argument of `sync` for this server.
     var endpoint: String { "unix:\(socket)" }
-
-    /// Reads what the server printed meanwhile, so its pipes never fill.
-    func drain() { _ = process.readOutput(waitingAtMost: 0) }
 
     /// Stops the server with SIGTERM and returns how it ended; SIGKILL
     /// (and a thrown `DeadlineExceeded`) when it is still running after
@@ -49,10 +48,4 @@ final class ServeProcess {
         outcome = ended
         return ended
     }
-}
-
-/// A server that ended before it served; `log` is its standard error.
-struct ServeFailure: Error, CustomStringConvertible {
-    let log: String
-    var description: String { "sharelog serve ended before it served: \(log)" }
 }
