@@ -85,6 +85,16 @@ import Testing
         #expect(server.phase == .awaitingProof)
     }
 
+    @Test func aServerToldByTheClientThatTheKeysDifferSaysSo() throws {
+        var server = Self.server(key: Self.otherKey)
+        _ = try Self.welcome(&server, Self.client(key: Self.key).start)
+        // What a client that found the server's proof wrong sends instead of its own.
+        let text = "authentication failed: the server's proof does not match this key: the two sides hold different keys"
+        #expect(throws: HandshakeFailure.refused(.authenticationFailed, text)) {
+            _ = try server.receive(proof: .error(code: .authenticationFailed, message: text))
+        }
+    }
+
     @Test func aMainClientWithoutAProofIsRefusedByAKeyedServer() throws {
         let client = Self.client(key: nil)
         var server = Self.server(key: Self.key)
