@@ -101,7 +101,8 @@ final class BadClientBench {
         try server.waitForClosedLines(closedSessions)
         let line = server.closedLines.last ?? ""
         print("BadClientTests [\(transport)] \(what): \(line)")
-        #expect(server.closedLines.count == closedSessions, "\(what): more than one closed line: \(server.closedLines)", sourceLocation: sourceLocation)
+        #expect(
+            server.closedLines.count == closedSessions, "\(what): more than one closed line: \(server.closedLines)", sourceLocation: sourceLocation)
         for reason in reasons {
             #expect(line.contains(reason), "\(what): the server's line '\(line)' does not say '\(reason)'", sourceLocation: sourceLocation)
         }

@@ -30,6 +30,11 @@ struct FaultCLI {
             (try? JSONSerialization.jsonObject(with: Data(output.utf8))) as? [String: Any] ?? [:]
         }
 
+        /// The output as one JSON array of objects (`peers --json`).
+        var jsonArray: [[String: Any]] {
+            (try? JSONSerialization.jsonObject(with: Data(output.utf8))) as? [[String: Any]] ?? []
+        }
+
         /// The output as one JSON value per line (`log --json`).
         var jsonLines: [[String: Any]] {
             output.split(separator: "\n").map { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] ?? [:] }
@@ -64,6 +69,13 @@ struct FaultCLI {
         let stats = try run("stats", "--json")
         guard stats.status == 0, let events = stats.json["events"] as? Int else { throw FaultCLIError(command: "stats", result: stats) }
         return events
+    }
+
+    /// `stats --json`'s replica id.
+    func replicaID() throws -> String {
+        let stats = try run("stats", "--json")
+        guard stats.status == 0, let replica = stats.json["replicaID"] as? String else { throw FaultCLIError(command: "stats", result: stats) }
+        return replica
     }
 
     /// `stats --json`'s last log position.
