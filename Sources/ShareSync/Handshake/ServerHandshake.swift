@@ -54,9 +54,13 @@ struct ServerHandshake {
         return (.welcome(welcome), needsProof ? nil : peer(hello, version: highest))
     }
 
-    /// The client's `authenticate`.
+    /// The client's `authenticate`; an `error` in its place is the client
+    /// refusing the server (`.refused`).
     mutating func receive(proof message: Message) throws(HandshakeFailure) -> EstablishedPeer {
         guard phase == .awaitingProof, let hello, let transcript, let key else { throw .unexpected(message.type) }
+        // A client that found the server's proof wrong says so: its reason
+        // is the one to log, not a missing proof.
+        if case .error(let code, let text) = message { throw .refused(code, text) }
         guard case .authenticate(let proof) = message else {
             throw .notAuthenticated("a main replica must prove it holds the key before anything else; give the client the server's --key-file")
         }

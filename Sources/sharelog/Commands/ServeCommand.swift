@@ -9,11 +9,15 @@ struct ServeCommand: Command {
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         let sync = try SyncOptions(&arguments, endpointOption: "listen")
         let maxConnections = try arguments.integer("max-connections", in: 1...10_000) ?? 64
+        // Hidden (not in the synopsis): how long a connection may take to
+        // finish its handshake, 5 s by default; the fault tests shorten it.
+        let handshakeTimeout = try arguments.integer("handshake-timeout", in: 1...3600)
         try arguments.finish()
         let store = try context.openStore()
         var configuration = SyncServerConfiguration(endpoint: sync.endpoint)
         configuration.key = sync.key
         configuration.options = sync.session
+        if let handshakeTimeout { configuration.options.handshakeTimeout = .seconds(handshakeTimeout) }
         configuration.maxConnections = maxConnections
         configuration.log = { logLine($0) }
         let server = SyncServer(store: store, configuration: configuration)

@@ -1,0 +1,113 @@
+import Foundation
+import SampleCards
+import ShareSync
+import Testing
+import TestSupport
+
+/// A served main store, a well-behaved follower that pulls from it, and
+/// the bookkeeping to show that a bad client's session was refused on its
+/// own: one `closed` line in the server's log, nothing written to the
+/// main store, and the follower's next sync still fine.
+///
+/// Every count it expects is kept here by hand, from what the test did,
+/// never read back from the code under test.
+final class BadClientBench {
+    enum Transport: String, CaseIterable, Sendable {
+        /// A Unix socket, served with a key: main clients must prove it.
+        case unix
+        /// TCP under TLS 1.3 with the key.
+        case tcp
+    }
+
+    /// Shares in the main store before the test starts.
+    static let initialShares = 20
+    /// How long the server gives a connection to finish its handshake.
+    static let handshakeTimeoutSeconds = 3
+
+    let transport: Transport
+    let directory = TemporaryDirectory("bad")
+    let main: FaultCLI
+    let follower: FaultCLI
+    let keyFile: String
+    let otherKeyFile: String
+    let key: SyncKey
+    let server: ServeProcess
+    /// Events the main store holds: the initial shares plus those the
+    /// test created since.
+    private(set) var mainEvents: Int
+    /// Events the follower holds.
+    private(set) var followerEvents = 0
+    private var closedSessions = 0
+    private var goodSessions = 0
+    private var sharesCreated = 0
+
+    init(_ transport: Transport) throws {
+        self.transport = transport
+        main = FaultCLI(store: directory.appending("main"))
+        follower = FaultCLI(store: directory.appending("follower"))
+        mainEvents = try FaultStore.build(at: main.store, shares: Self.initialShares)
+        keyFile = directory.appending("sync.key")
+        otherKeyFile = directory.appending("other.key")
+        for file in [keyFile, otherKeyFile] {
+            let made = try main.run("keygen", file)
+            guard made.status == 0 else { throw FaultCLIError(command: "keygen", result: made) }
+        }
+        key = try SyncKey.load(from: keyFile)
+        let listen = transport == .unix ? "unix:\(directory.appending("s"))" : "tcp:127.0.0.1:0"
+        server = try ServeProcess(
+            store: main.store, listen: listen, extra: ["--key-file", keyFile, "--handshake-timeout", "\(Self.handshakeTimeoutSeconds)"])
+    }
+
+    deinit { server.stop() }
+
+    /// A connection of the test's own, through TLS with the right key on
+    /// TCP, so that what it sends reaches the sync protocol.
+    func connect() throws -> RawPeer { try RawPeer(server.endpoint, key: transport == .tcp ? key : nil) }
+
+    /// A plain connection: no TLS even on TCP.
+    func connectPlain() throws -> RawPeer { try RawPeer(server.endpoint) }
+
+    /// `sharelog sync` on the store at `path` against the server.
+    func sync(store path: String, keyFile: String?, _ extra: String...) throws -> FaultCLI.Result {
+        try FaultCLI(store: path).run(
+            arguments: ["sync", "--connect", "\(server.endpoint)", "--json"] + (keyFile.map { ["--key-file", $0] } ?? []) + extra)
+    }
+
+    /// One share more on main, made by another process while it is
+    /// served, then one pull by the follower, which must bring exactly the
+    /// events the follower lacks, in a session the server logs as ended well.
+    func goodSync(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let card = SampleCard.make(index: 1_000 + sharesCreated)
+        let created = try main.run("share", "create", "-", "--ttl", "1d", "--json", input: card)
+        #expect(created.status == 0, "share create on the served main store: \(created.error)", sourceLocation: sourceLocation)
+        sharesCreated += 1
+        mainEvents += 1
+        let pulled = try sync(store: follower.store, keyFile: keyFile, "--pull")
+        try #require(pulled.status == 0, "the well-behaved client's sync: \(pulled.error)", sourceLocation: sourceLocation)
+        #expect(pulled.json["eventsApplied"] as? Int == mainEvents - followerEvents, sourceLocation: sourceLocation)
+        followerEvents = mainEvents
+        goodSessions += 1
+        try server.waitForEndedWellLines(goodSessions)
+        server.pump()
+        #expect(server.closedLines.count == closedSessions, "a good session logged as closed: \(server.lines)", sourceLocation: sourceLocation)
+    }
+
+    /// After a bad client: the server logged exactly one more closed
+    /// session, whose reason holds each of `reasons`; the main store holds
+    /// exactly the events it held, and `verify` passes; then the follower
+    /// syncs as well as before.
+    func expectRefused(_ what: String, reasons: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        closedSessions += 1
+        try server.waitForClosedLines(closedSessions)
+        let line = server.closedLines.last ?? ""
+        print("BadClientTests [\(transport)] \(what): \(line)")
+        #expect(
+            server.closedLines.count == closedSessions, "\(what): more than one closed line: \(server.closedLines)", sourceLocation: sourceLocation)
+        for reason in reasons {
+            #expect(line.contains(reason), "\(what): the server's line '\(line)' does not say '\(reason)'", sourceLocation: sourceLocation)
+        }
+        #expect(try main.eventCount() == mainEvents, "\(what) changed the main store", sourceLocation: sourceLocation)
+        #expect(try main.verify() == 0, "\(what): verify on the main store", sourceLocation: sourceLocation)
+        try goodSync(sourceLocation: sourceLocation)
+    }
+}
