@@ -31,7 +31,7 @@ final class BadClientBench {
     let keyFile: String
     let otherKeyFile: String
     let key: SyncKey
-    let server: ServeProcess
+    let server: FaultServer
     /// Events the main store holds: the initial shares plus those the
     /// test created since.
     private(set) var mainEvents: Int
@@ -54,7 +54,7 @@ final class BadClientBench {
         }
         key = try SyncKey.load(from: keyFile)
         let listen = transport == .unix ? "unix:\(directory.appending("s"))" : "tcp:127.0.0.1:0"
-        server = try ServeProcess(
+        server = try FaultServer(
             store: main.store, listen: listen, extra: ["--key-file", keyFile, "--handshake-timeout", "\(Self.handshakeTimeoutSeconds)"])
     }
 

@@ -16,7 +16,7 @@ final class KillBench {
     let main: FaultCLI
     let follower: FaultCLI
     let socket: String
-    private(set) var server: ServeProcess
+    private(set) var server: FaultServer
     /// How long a pull of the whole store takes, and one of nothing (the
     /// cost of starting a process and shaking hands), measured once.
     private(set) var fullPull: Duration = .zero
@@ -29,7 +29,7 @@ final class KillBench {
         follower = FaultCLI(store: directory.appending("follower"))
         socket = directory.appending("s")
         try FaultStore.build(at: main.store, shares: Self.shares, photoBytes: Self.photoBytes)
-        server = try ServeProcess(store: main.store, listen: "unix:\(socket)")
+        server = try FaultServer(store: main.store, listen: "unix:\(socket)")
     }
 
     deinit { server.stop() }
@@ -94,7 +94,7 @@ final class KillBench {
 
     /// Starts a new server on the same socket and store.
     func restartServer() throws {
-        server = try ServeProcess(store: main.store, listen: "unix:\(socket)")
+        server = try FaultServer(store: main.store, listen: "unix:\(socket)")
     }
 
     /// The seed of a test's kill points: `SHARELOG_KILL_SEED` to replay a

@@ -8,7 +8,7 @@ import TestSupport
 /// SIGKILL after a deadline, or killed outright with SIGKILL.
 ///
 /// Not thread-safe: the test's thread drives it, like its `Subprocess`.
-final class ServeProcess {
+final class FaultServer {
     let process: Subprocess
     /// Where it listens, from its `serving STORE on ENDPOINT` line (the
     /// real port for `tcp:127.0.0.1:0`).
@@ -23,10 +23,10 @@ final class ServeProcess {
             pump()
             text = lines.lazy.filter { $0.hasPrefix("sharelog: serving ") }.compactMap(Self.endpointText).first
             if text != nil { return true }
-            guard process.isRunning else { throw ServeProcessExited(lines: lines) }
+            guard process.isRunning else { throw FaultServerExited(lines: lines) }
             return false
         }
-        guard let text else { throw ServeProcessExited(lines: lines) }
+        guard let text else { throw FaultServerExited(lines: lines) }
         endpoint = try Endpoint(parsing: text)
     }
 
@@ -85,7 +85,7 @@ final class ServeProcess {
 }
 
 /// `sharelog serve` ended before it said where it serves.
-struct ServeProcessExited: Error, CustomStringConvertible {
+struct FaultServerExited: Error, CustomStringConvertible {
     let lines: [String]
     var description: String { "sharelog serve exited before serving: \(lines.joined(separator: " | "))" }
 }
