@@ -29,10 +29,9 @@ struct SyncOptions {
             throw CLIError.usage("TCP is encrypted with TLS under a shared key: give --key-file (make one with 'sharelog keygen FILE')")
         }
         var session = SessionOptions()
-        if let seconds = try arguments.integer("heartbeat", in: 1...3600) {
-            session.heartbeatInterval = .seconds(seconds)
-            session.peerTimeout = .seconds(seconds * 4)
-        }
+        // This side's heartbeat and how long it waits for the peer's are
+        // separate: the peer's interval is the peer's own setting.
+        if let seconds = try arguments.integer("heartbeat", in: 1...3600) { session.heartbeatInterval = .seconds(seconds) }
         if let seconds = try arguments.integer("peer-timeout", in: 1...86_400) { session.peerTimeout = .seconds(seconds) }
         self.session = session
     }

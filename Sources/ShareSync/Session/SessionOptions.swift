@@ -5,6 +5,8 @@ public struct SessionOptions: Sendable {
     public var heartbeatInterval: Duration = .seconds(5)
     /// A peer that has sent nothing, heartbeats included, for this long is
     /// gone: the session ends and (in follow mode) the client reconnects.
+    /// It must exceed the *peer's* heartbeat interval, which is the peer's
+    /// own setting (both default to these values).
     public var peerTimeout: Duration = .seconds(20)
     /// How long a server waits for a new connection to finish its
     /// handshake; a client that connects and says nothing is dropped then.

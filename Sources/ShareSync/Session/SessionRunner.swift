@@ -86,7 +86,6 @@ final class SessionRunner {
                 try? messages.send(.error(code: .shuttingDown, message: "the \(isClient ? "client" : "server") is stopping"), deadline: writeDeadline)
                 return finish()
             }
-            let now = ContinuousClock.now
             let deadline = min(lastSent + options.heartbeatInterval, lastReceived + options.peerTimeout)
             switch try messages.receive(orWake: wake.descriptor, deadline: deadline) {
             case .message(let message):
@@ -97,7 +96,8 @@ final class SessionRunner {
                 wake.drain()
                 try followCommits()
             case .timedOut:
-                if ContinuousClock.now >= lastReceived + options.peerTimeout { throw .peerSilent(options.peerTimeout) }
+                let now = ContinuousClock.now
+                if now >= lastReceived + options.peerTimeout { throw .peerSilent(options.peerTimeout) }
                 if now >= lastSent + options.heartbeatInterval { try send(.heartbeat) }
                 // Commits by other processes are not announced: look on each tick.
                 try followCommits()

@@ -6,8 +6,9 @@ import TestSupport
 
 /// Bad clients against a real `sharelog serve`, over a keyed Unix socket
 /// and over TCP with TLS: each is refused with a clear reason in one log
-/// line, writes nothing, and a well-behaved client syncs fine before,
-/// between and after them (issue 12, "Done means", bad input).
+/// line, writes nothing, and well-behaved clients sync fine meanwhile: one
+/// pulls before, between and after them, another follows the whole time
+/// over one session (issue 12, "Done means", bad input).
 @Suite(.serialized, .timeLimit(.minutes(3))) struct BadClientTests {
     static let seed: UInt64 = 0x5EED_BAD0_C11E
     /// What the server's line says when a connection sends no hello in time.
@@ -23,6 +24,8 @@ import TestSupport
     func badClientsAreRefusedAndAGoodOneKeepsSyncing(_ transport: BadClientBench.Transport) throws {
         let bench = try BadClientBench(transport)
         try bench.goodSync()
+        let watcher = try bench.startWatcher()
+        defer { watcher.kill() }
 
         print("BadClientTests: random bytes from seed \(Self.seed)")
         var generator = SeededGenerator(seed: Self.seed)
@@ -103,5 +106,6 @@ import TestSupport
         let silent = try bench.connect()
         #expect(try silent.readUntilClosed() == [])
         try bench.expectRefused("silence", reasons: [Self.noHello])
+        try bench.expectWatcherCaughtUp(watcher)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import SampleCards
 import ShareSync
 import Testing
@@ -90,6 +91,29 @@ final class BadClientBench {
         try server.waitForEndedWellLines(goodSessions)
         server.pump()
         #expect(server.closedLines.count == closedSessions, "a good session logged as closed: \(server.lines)", sourceLocation: sourceLocation)
+    }
+
+    /// A second well-behaved client that stays connected all along:
+    /// `sync --follow` into its own store, for the whole test.
+    func startWatcher() throws -> Subprocess {
+        try FaultCLI(store: directory.appending("watcher")).start(
+            ["sync", "--connect", "\(server.endpoint)", "--follow", "--key-file", keyFile, "--heartbeat", "1"])
+    }
+
+    /// The watcher, connected through every bad client, holds every event
+    /// of main (those made by other processes come on the server's next
+    /// tick); then SIGINT ends it with status 0.
+    func expectWatcherCaughtUp(_ watcher: Subprocess, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let store = FaultCLI(store: directory.appending("watcher"))
+        try Deadline.block(until: "the watcher holds all \(mainEvents) events", timeout: .seconds(60), every: .milliseconds(100)) {
+            guard watcher.isRunning else { return true }
+            return (try? store.eventCount()) == mainEvents
+        }
+        #expect(watcher.isRunning, "the watcher's follow ended early: \(String(decoding: watcher.errorOutput, as: UTF8.self))", sourceLocation: sourceLocation)
+        #expect(try store.eventCount() == mainEvents, sourceLocation: sourceLocation)
+        Glibc.kill(watcher.pid, SIGINT)
+        let outcome = try watcher.finish(timeout: .seconds(30))
+        #expect(outcome.status == 0 && !outcome.signaled, "the watcher after SIGINT: \(String(decoding: outcome.error, as: UTF8.self))", sourceLocation: sourceLocation)
     }
 
     /// After a bad client: the server logged exactly one more closed
