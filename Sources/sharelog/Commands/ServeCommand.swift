@@ -3,7 +3,7 @@ import ShareSync
 
 struct ServeCommand: Command {
     static let name = "serve"
-    static let synopsis = "serve --listen unix:PATH|tcp:HOST:PORT | --stdio [--key-file F] [--max-connections 64] [--heartbeat 5]"
+    static let synopsis = "serve --listen unix:PATH|tcp:HOST:PORT | --stdio [--key-file F] [--max-connections 64] [--heartbeat 5] [--peer-timeout 20]"
     static let summary = "Serve the store to sync clients until SIGINT or SIGTERM; one log line per session on stderr."
 
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {

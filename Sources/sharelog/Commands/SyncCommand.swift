@@ -5,7 +5,7 @@ import ShareSync
 struct SyncCommand: Command {
     static let name = "sync"
     static let synopsis =
-        "sync --connect unix:PATH|tcp:HOST:PORT|exec:COMMAND | --stdio [--pull|--push|--both] [--follow] [--role main|clip] [--only ID ...] [--key-file F]"
+        "sync --connect unix:PATH|tcp:HOST:PORT|exec:COMMAND | --stdio [--pull|--push|--both] [--follow] [--role main|clip] [--only ID ...] [--key-file F] [--heartbeat 5] [--peer-timeout 20]"
     static let summary = "Sync with a server: pull, push or both (main), or fetch shares by id (clip); print what moved."
 
     struct Output: Encodable {
