@@ -101,7 +101,7 @@ import TestSupport
             _ = try silentBeforeTLS.readUntilClosed()
             try bench.expectRefused("silence before TLS", reasons: ["timed out waiting for the TLS handshake"])
         }
-        #expect(try FaultCLI(store: stranger).eventCount() == 0)
+        #expect(try SharelogCLI.forFaults(store: stranger).eventCount() == 0)
 
         let silent = try bench.connect()
         #expect(try silent.readUntilClosed() == [])

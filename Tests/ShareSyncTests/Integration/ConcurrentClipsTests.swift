@@ -19,7 +19,7 @@ extension SyncIntegrationTests {
         let running = try zip(clips, shares).map { clip, indices in
             try clip.start(["sync", "--connect", server.endpoint, "--role", "clip", "--json"] + indices.flatMap { ["--only", names[$0]] })
         }
-        let results = try running.map { SharelogCLI.result(of: try $0.finish(timeout: .seconds(120))) }
+        let results = try running.map { CLIResult(try $0.finish(timeout: .seconds(120))) }
         for (clip, result) in results.enumerated() {
             #expect(result.succeeded, "clip \(clip): \(result.error)")
             #expect(result.json["found"] as? [String] == shares[clip].map { names[$0] }, "clip \(clip)")

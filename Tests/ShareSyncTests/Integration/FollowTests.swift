@@ -65,7 +65,10 @@ extension SyncIntegrationTests {
     ) throws -> Duration {
         try Deadline.block(until: "share \(id) is on \(cli.store)", timeout: timeout, every: .milliseconds(5)) {
             _ = running.readOutput(waitingAtMost: 0)
-            guard running.isRunning else { throw FollowerEnded(log: String(decoding: running.errorOutput, as: UTF8.self)) }
+            guard running.isRunning else {
+                let log = String(decoding: running.errorOutput, as: UTF8.self)
+                throw HarnessFailure.endedEarly("the follower", before: "it brought share \(id)", log: log)
+            }
             return try cli.run("share", "get", id, "--vcard").output == card
         }
         return ContinuousClock.now - start

@@ -27,12 +27,12 @@ final class BadClientBench {
 
     let transport: Transport
     let directory = TemporaryDirectory("bad")
-    let main: FaultCLI
-    let follower: FaultCLI
+    let main: SharelogCLI
+    let follower: SharelogCLI
     let keyFile: String
     let otherKeyFile: String
     let key: SyncKey
-    let server: FaultServer
+    let server: ServeProcess
     /// Events the main store holds: the initial shares plus those the
     /// test created since.
     private(set) var mainEvents: Int
@@ -44,34 +44,32 @@ final class BadClientBench {
 
     init(_ transport: Transport) throws {
         self.transport = transport
-        main = FaultCLI(store: directory.appending("main"))
-        follower = FaultCLI(store: directory.appending("follower"))
-        mainEvents = try FaultStore.build(at: main.store, shares: Self.initialShares)
+        main = .forFaults(store: directory.appending("main"))
+        follower = .forFaults(store: directory.appending("follower"))
+        mainEvents = try SeedStore.build(at: main.store, sampleCards: Self.initialShares).count
         keyFile = directory.appending("sync.key")
         otherKeyFile = directory.appending("other.key")
-        for file in [keyFile, otherKeyFile] {
-            let made = try main.run("keygen", file)
-            guard made.status == 0 else { throw FaultCLIError(command: "keygen", result: made) }
-        }
+        for file in [keyFile, otherKeyFile] { _ = try main.run("keygen", file).checked("sharelog keygen") }
         key = try SyncKey.load(from: keyFile)
         let listen = transport == .unix ? "unix:\(directory.appending("s"))" : "tcp:127.0.0.1:0"
-        server = try FaultServer(
-            store: main.store, listen: listen, extra: ["--key-file", keyFile, "--handshake-timeout", "\(Self.handshakeTimeoutSeconds)"])
+        server = try ServeProcess(
+            main, listen: listen, extra: ["--key-file", keyFile, "--handshake-timeout", "\(Self.handshakeTimeoutSeconds)"])
     }
 
-    deinit { server.stop() }
+    /// Stops the server before `directory`, which holds its store, goes.
+    deinit { _ = try? server.stop() }
 
     /// A connection of the test's own, through TLS with the right key on
     /// TCP, so that what it sends reaches the sync protocol.
-    func connect() throws -> RawPeer { try RawPeer(server.endpoint, key: transport == .tcp ? key : nil) }
+    func connect() throws -> RawPeer { try RawPeer(Endpoint(parsing: server.endpoint), key: transport == .tcp ? key : nil) }
 
     /// A plain connection: no TLS even on TCP.
-    func connectPlain() throws -> RawPeer { try RawPeer(server.endpoint) }
+    func connectPlain() throws -> RawPeer { try RawPeer(Endpoint(parsing: server.endpoint)) }
 
     /// `sharelog sync` on the store at `path` against the server.
-    func sync(store path: String, keyFile: String?, _ extra: String...) throws -> FaultCLI.Result {
-        try FaultCLI(store: path).run(
-            arguments: ["sync", "--connect", "\(server.endpoint)", "--json"] + (keyFile.map { ["--key-file", $0] } ?? []) + extra)
+    func sync(store path: String, keyFile: String?, _ extra: String...) throws -> CLIResult {
+        try SharelogCLI.forFaults(store: path).run(
+            arguments: ["sync", "--connect", server.endpoint, "--json"] + (keyFile.map { ["--key-file", $0] } ?? []) + extra)
     }
 
     /// One share more on main, made by another process while it is
@@ -96,15 +94,15 @@ final class BadClientBench {
     /// A second well-behaved client that stays connected all along:
     /// `sync --follow` into its own store, for the whole test.
     func startWatcher() throws -> Subprocess {
-        try FaultCLI(store: directory.appending("watcher")).start(
-            ["sync", "--connect", "\(server.endpoint)", "--follow", "--key-file", keyFile, "--heartbeat", "1"])
+        try SharelogCLI.forFaults(store: directory.appending("watcher")).start(
+            ["sync", "--connect", server.endpoint, "--follow", "--key-file", keyFile, "--heartbeat", "1"])
     }
 
     /// The watcher, connected through every bad client, holds every event
     /// of main (those made by other processes come on the server's next
     /// tick); then SIGINT ends it with status 0.
     func expectWatcherCaughtUp(_ watcher: Subprocess, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let store = FaultCLI(store: directory.appending("watcher"))
+        let store = SharelogCLI.forFaults(store: directory.appending("watcher"))
         try Deadline.block(until: "the watcher holds all \(mainEvents) events", timeout: .seconds(60), every: .milliseconds(100)) {
             guard watcher.isRunning else { return true }
             return (try? store.eventCount()) == mainEvents

@@ -13,10 +13,10 @@ final class KillBench {
     static let photoBytes = 1_500
 
     let directory = TemporaryDirectory("kill")
-    let main: FaultCLI
-    let follower: FaultCLI
+    let main: SharelogCLI
+    let follower: SharelogCLI
     let socket: String
-    private(set) var server: FaultServer
+    private(set) var server: ServeProcess
     /// How long a pull of the whole store takes, and one of nothing (the
     /// cost of starting a process and shaking hands), measured once.
     private(set) var fullPull: Duration = .zero
@@ -25,14 +25,15 @@ final class KillBench {
     private var heldBeforePulls: [Int] = []
 
     init() throws {
-        main = FaultCLI(store: directory.appending("main"))
-        follower = FaultCLI(store: directory.appending("follower"))
+        main = .forFaults(store: directory.appending("main"))
+        follower = .forFaults(store: directory.appending("follower"))
         socket = directory.appending("s")
-        try FaultStore.build(at: main.store, shares: Self.shares, photoBytes: Self.photoBytes)
-        server = try FaultServer(store: main.store, listen: "unix:\(socket)")
+        _ = try SeedStore.build(at: main.store, sampleCards: Self.shares, photoBytes: Self.photoBytes)
+        server = try ServeProcess(main, socket: socket)
     }
 
-    deinit { server.stop() }
+    /// Stops the server before `directory`, which holds its store, goes.
+    deinit { _ = try? server.stop() }
 
     /// The arguments of a follower's pull.
     var pull: [String] { ["sync", "--connect", "unix:\(socket)", "--pull", "--json"] }
@@ -40,11 +41,10 @@ final class KillBench {
     /// Measures `fullPull` and `emptyPull` with a scratch store that then
     /// goes away.
     func calibrate() throws {
-        let scratch = FaultCLI(store: directory.appending("scratch"))
+        let scratch = SharelogCLI.forFaults(store: directory.appending("scratch"))
         for round in 0..<2 {
             let start = ContinuousClock.now
-            let result = try scratch.run(arguments: pull)
-            guard result.status == 0 else { throw FaultCLIError(command: "sync (calibration)", result: result) }
+            _ = try scratch.run(arguments: pull).checked("sharelog sync (calibration)")
             if round == 0 { fullPull = ContinuousClock.now - start } else { emptyPull = ContinuousClock.now - start }
         }
         try FileManager.default.removeItem(atPath: scratch.store)
@@ -70,10 +70,8 @@ final class KillBench {
     /// store was initialised (`stats` exits 3, no store; the next pull
     /// creates it).
     private func followerEvents() throws -> Int {
-        let stats = try follower.run("stats", "--json")
-        if stats.status == 3 { return 0 }
-        guard stats.status == 0, let events = stats.json["events"] as? Int else { throw FaultCLIError(command: "stats", result: stats) }
-        return events
+        if try follower.run("stats", "--json").status == 3 { return 0 }
+        return try follower.eventCount()
     }
 
     /// Waits until `delay` has passed since `start`, or `process` has ended.
@@ -94,7 +92,7 @@ final class KillBench {
 
     /// Starts a new server on the same socket and store.
     func restartServer() throws {
-        server = try FaultServer(store: main.store, listen: "unix:\(socket)")
+        server = try ServeProcess(main, socket: socket)
     }
 
     /// The seed of a test's kill points: `SHARELOG_KILL_SEED` to replay a
@@ -119,7 +117,7 @@ final class KillBench {
         #expect(Set(followerIDs).subtracting(mainIDs).isEmpty, sourceLocation: sourceLocation)
         #expect(try follower.verify() == 0, "verify on the follower", sourceLocation: sourceLocation)
         #expect(try main.lastPosition() == UInt64(Self.shares), sourceLocation: sourceLocation)
-        let peers = try follower.run("peers", "--json").jsonArray
+        let peers = try follower.run("peers", "--json").jsonArray ?? []
         #expect(peers.count == 1, "the follower's cursors: \(peers)", sourceLocation: sourceLocation)
         #expect(peers.first?["peer"] as? String == (try main.replicaID()), sourceLocation: sourceLocation)
         #expect(peers.first?["position"] as? Int == Self.shares, "the follower's cursor: \(peers)", sourceLocation: sourceLocation)

@@ -28,7 +28,9 @@ struct ConvergenceSide {
             let long = try SeedStore.create(Array(cards[Self.swept.upperBound...]), in: store)
             for name in long.prefix(Self.revoked.count) { try store.revoke(name) }
             let sweep = try store.sweep(at: SeedStore.createdAt.advanced(by: .seconds(2 * 3600)))
-            guard sweep.expired == Self.swept.count else { throw SeedFailure.sweptWrongCount(sweep.expired) }
+            guard sweep.expired == Self.swept.count else {
+                throw HarnessFailure.unexpected("the seeding sweep ended \(sweep.expired) shares, not \(Self.swept.count)")
+            }
             return short + long
         }.map { "\($0)" }
     }

@@ -30,8 +30,7 @@ enum RestoreMethod: String, CaseIterable, CustomTestStringConvertible {
 
     /// `cp -r source destination`.
     static func copyDirectory(_ source: String, to destination: String) throws {
-        let copied = try Subprocess.run("/bin/cp", ["-r", source, destination], timeout: .seconds(60))
-        guard copied.status == 0, !copied.signaled else { throw CopyFailure(message: String(decoding: copied.error, as: UTF8.self)) }
+        _ = try CLIResult(Subprocess.run("/bin/cp", ["-r", source, destination], timeout: .seconds(60))).checked("cp -r \(source) \(destination)")
     }
 
     /// The inode number of the store's data file.

@@ -11,14 +11,12 @@ struct StoreDump {
     /// Dumps `database` of the store at `store`, which no process may be
     /// writing to.
     init(_ database: String, of store: String) throws {
-        let dumped = try Subprocess.run("/usr/bin/mdb_dump", ["-s", database, store], timeout: .seconds(60))
-        guard dumped.status == 0, !dumped.signaled else {
-            throw DumpFailure(database: database, message: String(decoding: dumped.error, as: UTF8.self))
-        }
-        let lines = String(decoding: dumped.output, as: UTF8.self).split(separator: "\n").map(String.init)
+        let command = "mdb_dump -s \(database) \(store)"
+        let dumped = try CLIResult(Subprocess.run("/usr/bin/mdb_dump", ["-s", database, store], timeout: .seconds(60))).checked(command)
+        let lines = dumped.text.split(separator: "\n").map(String.init)
         guard let start = lines.firstIndex(of: "HEADER=END"), let end = lines.firstIndex(of: "DATA=END"), start < end,
               (end - start - 1) % 2 == 0
-        else { throw DumpFailure(database: database, message: "no HEADER=END … DATA=END with key and value lines") }
+        else { throw HarnessFailure.unexpected("\(command) printed no HEADER=END … DATA=END with key and value lines") }
         var entries: [String: String] = [:]
         for index in stride(from: start + 1, to: end, by: 2) {
             entries[lines[index].trimmingCharacters(in: .whitespaces)] = lines[index + 1].trimmingCharacters(in: .whitespaces)
@@ -38,11 +36,4 @@ struct StoreDump {
             return String(characters)
         }
     }
-}
-
-/// `mdb_dump` failed or printed something that is not a dump.
-struct DumpFailure: Error, CustomStringConvertible {
-    let database: String
-    let message: String
-    var description: String { "mdb_dump -s \(database): \(message)" }
 }

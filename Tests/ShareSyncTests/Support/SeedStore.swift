@@ -1,3 +1,4 @@
+import SampleCards
 import ShareLog
 
 /// Builds a store in this process, for speed: shares made in batches, one
@@ -15,6 +16,16 @@ enum SeedStore {
         options.environment.durability = .noSync
         let store = try ShareStore.open(at: path, creatingIfMissing: true, options: options)
         return try body(store)
+    }
+
+    /// Creates the store at `path` with one share, of the default TTL, for
+    /// each of `count` sample cards (`SampleCard.make(index:)` for 0 up to
+    /// `count`), each with a photo of `photoBytes` bytes. Returns their
+    /// record names in index order; the store's log holds one event each.
+    static func build(at path: String, sampleCards count: Int, photoBytes: Int? = nil) throws -> [RecordName] {
+        try build(at: path) { store in
+            try create((0..<count).map { SampleCard.make(index: $0, photoBytes: photoBytes) }, in: store)
+        }
     }
 
     /// Creates one share for each of `cards`, 1,000 a transaction, and

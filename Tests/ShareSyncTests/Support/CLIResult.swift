@@ -1,12 +1,20 @@
 import Foundation
+import TestSupport
 
-/// How one `sharelog` run ended and what it printed.
+/// How one run of a program (`sharelog`, or a tool such as `cp`) ended and
+/// what it printed.
 struct CLIResult {
+    /// The exit status; minus the signal's number when a signal ended the
+    /// process, so that no signal reads as an exit status.
     let status: Int32
-    /// True when a signal ended the process; `status` is then the signal.
-    let signaled: Bool
     let output: [UInt8]
     let error: String
+
+    init(_ outcome: Subprocess.Outcome) {
+        status = outcome.signaled ? -outcome.status : outcome.status
+        output = outcome.output
+        error = String(decoding: outcome.error, as: UTF8.self)
+    }
 
     var text: String { String(decoding: output, as: UTF8.self) }
 
@@ -28,5 +36,13 @@ struct CLIResult {
     }
 
     /// True for a run that exited with status 0.
-    var succeeded: Bool { status == 0 && !signaled }
+    var succeeded: Bool { status == 0 }
+
+    /// This result when the run succeeded; else throws
+    /// `HarnessFailure.failed` naming `command`. For the runs a test relies
+    /// on to build or read a store, not for the ones it asserts on.
+    func checked(_ command: String) throws -> CLIResult {
+        guard succeeded else { throw HarnessFailure.failed(command, status: status, log: error) }
+        return self
+    }
 }

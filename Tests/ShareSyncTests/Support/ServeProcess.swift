@@ -1,0 +1,109 @@
+import Foundation
+import Glibc
+import TestSupport
+
+/// A `sharelog serve` process on one store: started, watched through its
+/// standard error (one line per session), and stopped with SIGTERM, then
+/// SIGKILL at a deadline, or killed outright as a crash would.
+///
+/// `init` returns once the server has said where it serves. Tests stop it
+/// in a `defer`; one nobody stopped is stopped when it goes. Its log is
+/// read while a test waits on it and when it stops: a server whose log
+/// goes unread must not write more than a pipe holds (64 KiB, some 250
+/// sessions) in between. Not thread-safe: the test's thread drives it,
+/// like its `Subprocess`.
+final class ServeProcess {
+    /// Where it serves, as its `sharelog: serving STORE on ENDPOINT` line
+    /// says it (the real port for `tcp:127.0.0.1:0`): the `--connect`
+    /// argument of `sync`.
+    let endpoint: String
+    private let process: Subprocess
+    private var outcome: CLIResult?
+
+    /// Starts `sharelog serve --listen listen extra…` on `cli`'s store
+    /// (`listen` as `unix:PATH` or `tcp:127.0.0.1:0`, `extra` such as
+    /// `--heartbeat 1`) and waits until it says where it serves.
+    init(_ cli: SharelogCLI, listen: String, extra: [String] = []) throws {
+        let process = try cli.start(["serve", "--listen", listen] + extra)
+        var served: String?
+        try Deadline.block(until: "sharelog serve --listen \(listen) says where it serves", timeout: .seconds(30)) {
+            _ = process.readOutput(waitingAtMost: 5)
+            served = Self.lines(of: process).lazy.compactMap(Self.servedEndpoint).first
+            return served != nil || !process.isRunning
+        }
+        guard let served else {
+            let ended = CLIResult(try process.finish(timeout: .seconds(10)))
+            throw HarnessFailure.endedEarly("sharelog serve --listen \(listen)", before: "it served", log: ended.error)
+        }
+        self.process = process
+        endpoint = served
+    }
+
+    /// Starts `sharelog serve --listen unix:socket extra…` on `cli`'s store
+    /// and waits until it serves.
+    convenience init(_ cli: SharelogCLI, socket: String, extra: [String] = []) throws {
+        try self.init(cli, listen: "unix:\(socket)", extra: extra)
+    }
+
+    deinit { _ = try? stop() }
+
+    /// The endpoint of a `sharelog: serving STORE on ENDPOINT` line; nil
+    /// for any other line.
+    private static func servedEndpoint(_ line: String) -> String? {
+        guard line.hasPrefix("sharelog: serving ") else { return nil }
+        return line.range(of: " on ", options: .backwards).map { String(line[$0.upperBound...]) }
+    }
+
+    private static func lines(of process: Subprocess) -> [String] {
+        String(decoding: process.errorOutput, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    /// Every line it has written to standard error and this side has read
+    /// (see `pump`).
+    var lines: [String] { Self.lines(of: process) }
+
+    /// Its lines for sessions that ended early: `session …: closed: reason`.
+    var closedLines: [String] { lines.filter { $0.hasPrefix("sharelog: session ") && $0.contains(": closed: ") } }
+
+    /// Its lines for sessions that ended in good order.
+    var endedWellLines: [String] { lines.filter { $0.hasPrefix("sharelog: session ") && $0.contains(": ended well;") } }
+
+    /// Reads what it has written since, waiting at most 5 ms.
+    func pump() { _ = process.readOutput(waitingAtMost: 5) }
+
+    /// Waits until it has logged `count` closed sessions in all.
+    func waitForClosedLines(_ count: Int, timeout: Duration = .seconds(30)) throws {
+        try waitForLines(count, "closed sessions", timeout: timeout) { closedLines }
+    }
+
+    /// Waits until it has logged `count` sessions that ended well in all.
+    func waitForEndedWellLines(_ count: Int, timeout: Duration = .seconds(30)) throws {
+        try waitForLines(count, "sessions ended well", timeout: timeout) { endedWellLines }
+    }
+
+    private func waitForLines(_ count: Int, _ what: String, timeout: Duration, _ matching: () -> [String]) throws {
+        try Deadline.block(until: "the server logs \(count) \(what); it logged: \(lines)", timeout: timeout, every: .milliseconds(5)) {
+            pump()
+            return matching().count >= count
+        }
+    }
+
+    /// Stops the server with SIGTERM and returns how it ended, with all it
+    /// logged; SIGKILL (and a thrown `DeadlineExceeded`) when it is still
+    /// running after `timeout`. Once it has ended, by `stop` or `kill`,
+    /// returns that first answer.
+    @discardableResult
+    func stop(timeout: Duration = .seconds(20)) throws -> CLIResult {
+        if let outcome { return outcome }
+        if process.isRunning { Glibc.kill(process.pid, SIGTERM) }
+        let ended = CLIResult(try process.finish(timeout: timeout))
+        outcome = ended
+        return ended
+    }
+
+    /// SIGKILL, as a crash would; reaps it and reads the rest of its log.
+    func kill() throws {
+        process.kill()
+        outcome = CLIResult(try process.finish(timeout: .seconds(30)))
+    }
+}

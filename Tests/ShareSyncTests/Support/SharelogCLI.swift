@@ -1,0 +1,95 @@
+import Foundation
+import TestSupport
+
+/// Runs the built `sharelog` binary on one store, as a user would, at a
+/// fixed time: every run passes `--store` and `--now`, so no run reads the
+/// real clock. Processes start through `Subprocess`, each run under a
+/// deadline.
+struct SharelogCLI {
+    /// The `sharelog` executable SwiftPM built beside the test bundle.
+    static let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        .deletingLastPathComponent().appendingPathComponent("sharelog").path
+
+    /// The child's whole environment: empty but for the clock shift that
+    /// `Scripts/test` applies with `faketime`.
+    static let environment = ProcessInfo.processInfo.environment.filter { name, _ in
+        name == "LD_PRELOAD" || name.hasPrefix("FAKETIME")
+    }
+
+    let store: String
+    /// The `--now` of every run.
+    let now: String
+    /// How long `run` lets a process run when the call names no timeout.
+    let timeout: Duration
+
+    init(store: String, now: String, timeout: Duration = .seconds(60)) {
+        self.store = store
+        self.now = now
+        self.timeout = timeout
+    }
+
+    /// Every run's arguments: the store and the time, then `arguments`.
+    private func commandLine(_ arguments: [String]) -> [String] {
+        ["--store", store, "--now", now] + arguments
+    }
+
+    /// Runs `sharelog arguments…` to its end; one still running at
+    /// `timeout` (default: this CLI's `timeout`) is killed and the call throws.
+    func run(_ arguments: String..., input: [UInt8] = [], timeout: Duration? = nil) throws -> CLIResult {
+        try run(arguments: arguments, input: input, timeout: timeout)
+    }
+
+    /// `run` with the arguments as an array.
+    func run(arguments: [String], input: [UInt8] = [], timeout: Duration? = nil) throws -> CLIResult {
+        CLIResult(try Subprocess.run(
+            Self.executable, commandLine(arguments), environment: Self.environment, input: input, timeout: timeout ?? self.timeout))
+    }
+
+    /// Starts `sharelog arguments…` and returns at once, for processes a
+    /// test runs side by side or in the background.
+    func start(_ arguments: [String]) throws -> Subprocess {
+        try Subprocess(Self.executable, commandLine(arguments), environment: Self.environment)
+    }
+
+    /// Runs each command line, at most `lanes` processes at a time, and
+    /// returns their results in order. Each may take its CLI's `timeout`.
+    static func runAll(_ commands: [(cli: SharelogCLI, arguments: [String])], lanes: Int = 4) throws -> [CLIResult] {
+        var results: [CLIResult] = []
+        var start = 0
+        while start < commands.count {
+            let chunk = commands[start..<min(start + lanes, commands.count)]
+            let running = try chunk.map { (process: try $0.cli.start($0.arguments), timeout: $0.cli.timeout) }
+            for entry in running { results.append(CLIResult(try entry.process.finish(timeout: entry.timeout))) }
+            start += chunk.count
+        }
+        return results
+    }
+
+    /// `stats --json`'s event count.
+    func eventCount() throws -> Int { try statistic("events", as: Int.self) }
+
+    /// `stats --json`'s replica id.
+    func replicaID() throws -> String { try statistic("replicaID", as: String.self) }
+
+    /// `stats --json`'s last log position.
+    func lastPosition() throws -> UInt64 { UInt64(try statistic("lastPosition", as: Int.self)) }
+
+    /// The field `name` of `stats --json`; throws when `stats` fails or
+    /// prints no such field of that type.
+    private func statistic<Value>(_ name: String, as _: Value.Type) throws -> Value {
+        let stats = try run("stats", "--json").checked("sharelog stats --json")
+        guard let value = stats.json[name] as? Value else {
+            throw HarnessFailure.unexpected("sharelog stats --json printed no \(name) of type \(Value.self): \(stats.text)")
+        }
+        return value
+    }
+
+    /// The event ids of the log in log order, as `origin:counter`.
+    func logIDs() throws -> [String] {
+        try run("log", "--json").checked("sharelog log --json").jsonLines
+            .map { "\($0["origin"] as? String ?? "?"):\($0["originCounter"] as? Int ?? -1)" }
+    }
+
+    /// `verify`'s exit status: 0 when the projections match the log.
+    func verify() throws -> Int32 { try run("verify").status }
+}
