@@ -23,7 +23,7 @@ import TestSupport
         #expect(DuplexTraffic.Fingerprint(try pair.right.read(exactly: taken, deadline: after(.seconds(60)))) == DuplexTraffic.Fingerprint(bytes[..<taken]))
         #expect(try pair.right.waitReady(reading: true, writing: false, orWake: nil, deadline: after(.milliseconds(100))) == [])
         // Read empty, the socket has room again.
-        #expect(try pair.left.waitReady(reading: false, writing: true, orWake: nil, deadline: after(.seconds(60))) == [.writable])
+        #expect(try pair.left.waitReady(reading: false, writing: true, orWake: nil, deadline: after(.seconds(20))) == [.writable])
     }
 
     @Test func aWaitReportsReadableAndWritableAtOnce() throws {
