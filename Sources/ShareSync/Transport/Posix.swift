@@ -56,7 +56,11 @@ enum Posix {
         var entries: [pollfd] = []
         if let input { entries.append(pollfd(fd: input, events: Int16(POLLIN), revents: 0)) }
         if let output {
-            if output == input { entries[0].events |= Int16(POLLOUT) } else { entries.append(pollfd(fd: output, events: Int16(POLLOUT), revents: 0)) }
+            if output == input {
+                entries[0].events |= Int16(POLLOUT)
+            } else {
+                entries.append(pollfd(fd: output, events: Int16(POLLOUT), revents: 0))
+            }
         }
         let outputIndex = output == nil ? nil : output == input ? 0 : entries.count - 1
         if let wake { entries.append(pollfd(fd: wake, events: Int16(POLLIN), revents: 0)) }

@@ -33,7 +33,8 @@ import TestSupport
         #expect(throws: TransportError.timedOut(waitingFor: "standard output's reader to take the bytes written to it")) {
             _ = try bytes[taken...].withUnsafeBytes { try channel.writeSome($0, deadline: after(.milliseconds(100))) }
         }
-        #expect(DuplexTraffic.Fingerprint(try peer.read(exactly: taken, deadline: after(.seconds(60)))) == DuplexTraffic.Fingerprint(bytes[..<taken]))
+        let received = try peer.read(exactly: taken, deadline: after(.seconds(60)))
+        #expect(DuplexTraffic.Fingerprint(received) == DuplexTraffic.Fingerprint(bytes[..<taken]))
         #expect(try peer.waitReady(reading: true, writing: false, orWake: nil, deadline: after(.milliseconds(100))) == [])
         #expect(try channel.waitReady(reading: false, writing: true, orWake: nil, deadline: after(.seconds(60))) == [.writable])
     }
