@@ -266,7 +266,7 @@ final class SessionRunner {
     private var writeDeadline: ContinuousClock.Instant { .now + options.writeTimeout }
 
     private func send(_ message: Message) throws(SyncFailure) {
-        do { try messages.send(message, deadline: writeDeadline) } catch { throw .transport(error) }
+        try messages.send(message, deadline: writeDeadline)
         lastSent = .now
     }
 
