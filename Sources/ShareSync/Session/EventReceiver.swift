@@ -76,13 +76,24 @@ struct EventReceiver {
             epoch = mark.epoch
             count(events)
             return [.apply(events, cursor: mark, then: .ack(through: through))]
-        case (.caughtUp, .pulling), (.caughtUp, .following):
+        case (.caughtUp(let end), .pulling), (.caughtUp(let end), .following):
+            // Every batch before it is applied. A first contact, or a log
+            // end past the cursor (the sender skipped events this side
+            // holds), still moves the cursor: `peers` then knows the peer,
+            // and the next pull starts from its end.
+            var actions: [SessionAction] = []
+            if epoch == nil || end > position {
+                let mark = CursorMark(epoch: epoch ?? peerEpoch, position: max(end, position))
+                epoch = mark.epoch
+                position = mark.position
+                actions.append(.apply(EncodedEvents(encoded: []), cursor: mark, then: nil))
+            }
             guard !follow else {
                 phase = .following
-                return []
+                return actions
             }
             phase = .done
-            return [.directionDone]
+            return actions + [.directionDone]
         case (.snapshotRequired(_, let snapshotEpoch, _), .pulling), (.snapshotRequired(_, let snapshotEpoch, _), .following):
             guard snapshotsTaken == 0 else { throw .snapshotLoop }
             snapshotsTaken = 1

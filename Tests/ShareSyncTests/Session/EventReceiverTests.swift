@@ -33,9 +33,22 @@ import Testing
         ])
     }
 
+    @Test func aLogEndPastTheLastBatchMovesTheCursorToIt() throws {
+        var receiver = Self.receiver(cursor: PeerCursor(peer: Self.peer, epoch: Self.peerEpoch, position: 40, lastSeen: Timestamp(milliseconds: 0)))
+        _ = receiver.start()
+        #expect(try receiver.receive(.caughtUp(position: 45)) == [
+            .apply(EncodedEvents(encoded: []), cursor: CursorMark(epoch: Self.peerEpoch, position: 45), then: nil), .directionDone,
+        ])
+        #expect(receiver.position == 45)
+    }
+
     @Test func followingItStaysOpenAfterCatchingUp() throws {
         var receiver = Self.receiver(follow: true)
         _ = receiver.start()
+        // A first contact with nothing to send still records the peer.
+        #expect(try receiver.receive(.caughtUp(position: 0)) == [
+            .apply(EncodedEvents(encoded: []), cursor: CursorMark(epoch: Self.peerEpoch, position: 0), then: nil),
+        ])
         #expect(try receiver.receive(.caughtUp(position: 0)) == [])
         #expect(receiver.phase == .following)
         #expect(try receiver.receive(.batch(through: 1, events: Self.events)).count == 1)

@@ -171,7 +171,10 @@ import Testing
         let server = try InProcessServer(store: restored, directory: directory)
         #expect(throws: SyncFailure.self) { try Self.pull(follower, from: server) }
         #expect(restored.replicaID != oldID)
-        #expect(server.log.all.contains { $0.contains("identityChanged") || $0.contains("restored from an older copy") })
+        // The server thread logs the session's end after the client has heard of it.
+        try Deadline.block(until: "the server logs that it was restored", timeout: .seconds(30)) {
+            server.log.all.contains { $0.contains("restored from an older copy") }
+        }
         // Under its new id it makes new ids, and its lost events come back from the follower.
         _ = try restored.create(vCard: Self.card(4))
         #expect(try Self.pull(follower, from: server, .both).eventsApplied == 1)
