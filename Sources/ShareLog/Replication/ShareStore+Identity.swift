@@ -14,7 +14,7 @@ extension ShareStore {
     /// replicated as that id's, like any peer's.
     @discardableResult
     public func renewIdentity(reason: IdentityRenewal.Reason = .requested) throws -> IdentityRenewal {
-        let home = try Self.dataFileIdentity(at: path)
+        let home = try Self.homeIdentity(at: path)
         let renewal = try write { txn in try Self.renew(reason: reason, home: home, schema: self.schema, in: txn) }
         identity.withLock { $0 = (renewal.replica, renewal.epoch) }
         return renewal
@@ -50,7 +50,7 @@ extension ShareStore {
     /// place keeps it: the sync handshake catches that one (`heldOfYou`).
     /// Device numbers are left out: they can change across reboots and
     /// container restarts for the same files.
-    static func dataFileIdentity(at path: String) throws -> [UInt8] {
+    static func homeIdentity(at path: String) throws -> [UInt8] {
         var file = stat(), directory = stat()
         guard stat((path as NSString).appendingPathComponent("data.mdb"), &file) == 0, stat(path, &directory) == 0 else {
             throw ShareLogError.storeNotFound(path: path)

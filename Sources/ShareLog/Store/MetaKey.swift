@@ -9,7 +9,7 @@ enum MetaKey {
     /// 28 bytes: where the store lived when last opened for writing (its
     /// data file's and directory's inodes and the directory's ctime);
     /// another place means a copy or a restore, and a new replica id
-    /// (`ShareStore.dataFileIdentity`, `ShareStore.renewIdentity`).
+    /// (`ShareStore.homeIdentity`, `ShareStore.renewIdentity`).
     static let dataFile = Array("data-file".utf8)
     /// UInt64: the origin counter of the last event this replica made.
     static let originSequence = Array("origin-sequence".utf8)

@@ -97,7 +97,7 @@ public final class ShareStore: Sendable {
                 throw ShareLogError.upgradeRequired(found: found)
             }
             let schema = try Schema(environment)
-            let home = try options.environment.readOnly ? nil : dataFileIdentity(at: path)
+            let home = try options.environment.readOnly ? nil : homeIdentity(at: path)
             let created = try creatingIfMissing && environment.write { txn -> Bool in
                 guard try !txn.contains(MetaKey.replica, in: schema.meta) else { return false }
                 try txn.put(Key.bigEndian(Schema.version), forKey: MetaKey.schema, in: schema.meta)
