@@ -8,11 +8,13 @@ enum CLIError: Error, CustomStringConvertible {
     case invalidInput(String)
     /// Anything else that failed (exit 1).
     case failure(String)
+    /// What was asked for is not there (exit 3).
+    case notFound(String)
 
     var description: String {
         switch self {
         case .usage(let message): "\(message); see 'sharelog help'"
-        case .invalidInput(let message), .failure(let message): message
+        case .invalidInput(let message), .failure(let message), .notFound(let message): message
         }
     }
 }

@@ -14,6 +14,7 @@ enum ExitCode {
         switch error {
         case CLIError.usage: usage
         case CLIError.invalidInput: invalidInput
+        case CLIError.notFound: notFound
         case ShareLogError.notFound, ShareLogError.storeNotFound: notFound
         case ShareLogError.expired: expired
         case ShareLogError.invalidVCard, ShareLogError.invalidTTL, ShareLogError.invalidRecordName,

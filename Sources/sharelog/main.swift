@@ -21,6 +21,7 @@ do {
         exit(ExitCode.success)
     }
     if words[0] == "share" { words.append(try arguments.positional("share subcommand (create, get or revoke)")) }
+    if words[0] == "clip" { words.append(try arguments.positional("clip subcommand (open or last)")) }
     let name = words.joined(separator: " ")
     guard let command = commands.first(where: { $0.name == name }) else {
         throw CLIError.usage("unknown command '\(name)'")

@@ -16,6 +16,12 @@ enum MetaKey {
     /// UInt64: the highest log position a trim removed (absent = 0): the
     /// log may have gaps up to it, and a cursor behind it needs a snapshot.
     static let trimmedThrough = Array("trimmed-through".utf8)
+    /// 16 bytes: the record name of the share a clip showed last
+    /// (`ShareStore.recordShown`), for a relaunch without a link.
+    static let lastShown = Array("last-shown".utf8)
+    /// 24 bytes: the replica a clip store was handed off to, and when (ms):
+    /// written by `ShareStore.adopt(from:)` on the clip's store.
+    static let handedOff = Array("handed-off".utf8)
     /// UInt64: shares whose state is live (due ones included until swept).
     static let liveCount = Array("live-count".utf8)
     /// UInt64: shares whose state is expired (tombstones).
