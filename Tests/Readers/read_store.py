@@ -114,6 +114,13 @@ def decode_meta(values):
             meta[name] = None if value is None else u64(sized("meta " + name, value, 8, name))
         value = values.pop(b"data-file", None)
         meta["data-file"] = None if value is None else sized("meta data-file", value, 28, "data-file").hex()
+        value = values.pop(b"last-shown", None)
+        if value is not None:
+            meta["last-shown"] = ident(sized("meta last-shown", value, 16, "last-shown"))
+        value = values.pop(b"handed-off", None)
+        if value is not None:
+            value = sized("meta handed-off", value, 24, "handed-off")
+            meta["handed-off"] = {"to": ident(value[:16]), "at": i64(value[16:])}
     for key in values:
         refuse("meta", "key %r is not one format %d defines" % (key, version))
     return meta

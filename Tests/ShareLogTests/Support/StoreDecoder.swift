@@ -24,6 +24,8 @@ enum StoreDecoder {
             case "epoch": try require(value.count == 16, "meta epoch of \(value.count) bytes")
             case "data-file": try require(value.count == 28, "meta data-file of \(value.count) bytes")
             case "trimmed-through": image.trimmedThrough = try integer(value[...], "meta \(name)")
+            case "last-shown": try require(value.count == 16, "meta last-shown of \(value.count) bytes")
+            case "handed-off": try require(value.count == 24, "meta handed-off of \(value.count) bytes")
             case "origin-sequence": image.originSequence = try integer(value[...], "meta \(name)")
             case "live-count": image.liveCount = try integer(value[...], "meta \(name)")
             case "expired-count": image.expiredCount = try integer(value[...], "meta \(name)")
