@@ -50,7 +50,8 @@ extension ClipLifecycleTests {
         #expect(again.json["eventsAlreadyHeld"] as? Int == 0)
         let third = try app.run("handoff", "--from", stage.clipPath)
         #expect(third.status == 0, "\(third.error)")
-        #expect(third.text == "the clip store \(stage.clipPath) was handed off to this store at 2026-12-01T10:02:00.000Z; nothing to do. It may be deleted.\n")
+        #expect(third.text == "the clip store \(stage.clipPath) was handed off to this store at 2026-12-01T10:02:00.000Z; "
+            + "nothing to do. It may be deleted.\n")
         #expect(try app.run("log", "--json").text == log)
         #expect(try app.run("stats", "--json").text == stats)
         #expect(try app.run("peers", "--json").text == peers)

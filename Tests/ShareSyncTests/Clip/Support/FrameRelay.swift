@@ -9,8 +9,9 @@ import TestSupport
 /// with ShareSync's `FrameBuffer`, `FrameDecoder` and `Message`
 /// (`RawPeer.messages(in:)`), so a test can count the frames of a session.
 ///
-/// Plain blocking sockets and `poll`, on the test's thread: the relay runs
-/// while the clip process it serves runs (`relay(to:while:)`).
+/// Plain non-blocking sockets and `poll`, on the test's thread, every wait
+/// under the relay's deadline: the relay runs while the clip process it
+/// serves runs (`relay(to:while:)`).
 final class FrameRelay {
     /// What went through one connection, each direction in order.
     struct Connection {
@@ -81,9 +82,11 @@ final class FrameRelay {
         defer { close(client) }
         let server = try Self.socket()
         defer { close(server) }
+        // A Unix socket connects at once, or fails: nothing to wait for.
         try Self.withAddress(serverPath) { address, length in
             guard connect(server, address, length) == 0 else { throw Self.failure("connect to \(serverPath)") }
         }
+        for descriptor in [client, server] { _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK) }
         var connection = Connection()
         var open: [Int32: Int32] = [client: server, server: client]
         var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -97,7 +100,7 @@ final class FrameRelay {
                 if count > 0 {
                     let bytes = Array(buffer[..<count])
                     if entry.fd == client { connection.fromClient += bytes } else { connection.fromServer += bytes }
-                    try Self.writeAll(bytes, to: destination)
+                    try Self.writeAll(bytes, to: destination, deadline: deadline)
                 } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
                     // This side is done: pass its end of stream on.
                     shutdown(destination, Int32(SHUT_WR))
@@ -108,17 +111,25 @@ final class FrameRelay {
         return connection
     }
 
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws {
+    /// Sends all of `bytes`, waiting for room until `deadline`.
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, deadline: Deadline) throws {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if sent < 0 {
-                // The other side is gone; what it missed is its own loss, not the relay's.
-                if errno == EPIPE || errno == ECONNRESET { return }
-                if errno == EINTR { continue }
-                throw failure("send")
+            if sent >= 0 {
+                offset += sent
+                continue
             }
-            offset += sent
+            switch errno {
+            // The other side is gone; what it missed is its own loss, not the relay's.
+            case EPIPE, ECONNRESET: return
+            case EINTR: continue
+            case EAGAIN:
+                try deadline.check()
+                var watched = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&watched, 1, 10)
+            default: throw failure("send")
+            }
         }
     }
 

@@ -12,7 +12,9 @@ final class HandoffStage {
     let bench: ClipBench
     let clipPath: String
     let appPath: String
-    let adoptedCards = [MarkedCard(name: "Lu Kept", marker: "MARK-handoff-kept-3a91"), MarkedCard(name: "Mo Kept", marker: "MARK-handoff-kept-c40e")]
+    let adoptedCards = [
+        MarkedCard(name: "Lu Kept", marker: "MARK-handoff-kept-3a91"), MarkedCard(name: "Mo Kept", marker: "MARK-handoff-kept-c40e"),
+    ]
     let expiredCard = MarkedCard(name: "Ned Brief", marker: "MARK-handoff-expired-77b2")
     let revokedCard = MarkedCard(name: "Oz Revoked", marker: "MARK-handoff-revoked-e5d8")
     let ownCard = MarkedCard(name: "Pat Own", marker: "MARK-handoff-own-2f16")
@@ -43,8 +45,11 @@ final class HandoffStage {
         }
         _ = try bench.main(at: "2026-12-01T10:01:00Z").run("share", "revoke", revoked).checked("sharelog share revoke")
         server = try bench.serve(at: "2026-12-01T10:01:30Z")
-        let relearned = try SharelogCLI(store: clipPath, now: "2026-12-01T10:01:30Z").run("clip", "open", revokedShare.link, "--connect", server)
-        guard relearned.status == 4 else { throw HarnessFailure.failed("sharelog clip open (revoked)", status: relearned.status, log: relearned.error) }
+        let relearned = try SharelogCLI(store: clipPath, now: "2026-12-01T10:01:30Z")
+            .run("clip", "open", revokedShare.link, "--connect", server)
+        guard relearned.status == 4 else {
+            throw HarnessFailure.failed("sharelog clip open (revoked)", status: relearned.status, log: relearned.error)
+        }
         try bench.stopServer()
 
         let mainLog = try bench.main(at: ClipLifecycleTests.created).run("log", "--json").checked("sharelog log (main)").jsonLines
