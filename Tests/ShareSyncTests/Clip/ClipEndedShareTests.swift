@@ -61,6 +61,26 @@ extension ClipLifecycleTests {
         #expect(try unknownClip.eventCount() == 0)
     }
 
+    /// A share that has expired by the clip's clock but not yet by the
+    /// server's (its clock lags by a minute and a half) comes with its card,
+    /// and the clip still keeps none of it: it answers `expired` and its
+    /// files hold only the tombstone, the creation without its card and the
+    /// share's TTL end.
+    @Test func aShareExpiredByTheClipsClockLeavesNoCardWhenTheServerLags() throws {
+        let bench = try ClipBench("skew")
+        let card = MarkedCard(name: "Ray Skewed", marker: "MARK-skew-4e90")
+        let share = try bench.share(card, ttl: "1m")
+        let server = try bench.serve(at: Self.halfMinuteLater)
+        let clip = bench.clip("clip", at: Self.twoMinutesLater)
+        let answer = try clip.run("--json", "clip", "open", share.link, "--connect", server)
+        #expect(answer.status == 4, "\(answer.error)")
+        #expect(answer.json["status"] as? String == "expired")
+        #expect(answer.json["expiredAt"] as? String == "2026-12-01T10:01:00.000Z")
+        #expect(try ClipBench.files(holding: card.marker, in: clip.store) == [])
+        let log = try clip.run("log", "--json").checked("log (clip)").jsonLines
+        #expect(log.map(Self.summary) == ["shareCreated \(share.id) redacted", "shareExpired \(share.id) ttl"])
+    }
+
     /// One line of `log --json` in short: its kind and share, and whether
     /// the creation holds its card or why the share ended.
     static func summary(_ line: [String: Any]) -> String {

@@ -32,7 +32,8 @@ extension ClipLifecycleTests {
 
     /// A share revoked, or expired, on main while the clip was away, its
     /// store wiped or kept, reads as ended on the next open: never live
-    /// again, and a wiped store gets none of its card back.
+    /// again. A wiped store gets none of its card back, and a kept one
+    /// holds none of it any more.
     @Test func aShareThatEndedWhileTheClipWasAwayIsNeverResurrected() throws {
         let bench = try ClipBench("away", seededShares: 50)
         let revoking = MarkedCard(name: "Gus Gone", marker: "MARK-away-revoked-0c77")
@@ -73,9 +74,11 @@ extension ClipLifecycleTests {
                 #expect(try clip.run("clip", "open", link, "--connect", server, "--vcard").status == 4, "\(label)")
             }
         }
-        // The wiped store got neither card back: only the tombstones.
-        for card in [revoking, expiring] {
-            #expect(try ClipBench.files(holding: card.marker, in: wiped.store) == [], "\(card.marker)")
+        // Neither store holds a byte of either card; the wiped one holds only the tombstones.
+        for store in [wiped.store, kept.store] {
+            for card in [revoking, expiring] {
+                #expect(try ClipBench.files(holding: card.marker, in: store) == [], "\(card.marker) in \(store)")
+            }
         }
         let log = try SharelogCLI(store: wiped.store, now: Self.twoMinutesLater).run("log", "--json").checked("log (wiped)").jsonLines
         #expect(log.map(Self.summary).sorted() == [
@@ -83,7 +86,8 @@ extension ClipLifecycleTests {
         ].sorted())
         // The kept store, offline now, still answers ended, not live.
         try bench.stopServer()
-        let offline = try SharelogCLI(store: kept.store, now: Self.twoMinutesLater).run("--json", "clip", "open", revoked.link, "--connect", server)
+        let offline = try SharelogCLI(store: kept.store, now: Self.twoMinutesLater)
+            .run("--json", "clip", "open", revoked.link, "--connect", server)
         #expect(offline.status == 4, "\(offline.error)")
         #expect(offline.json["reason"] as? String == "revoked")
     }
