@@ -40,6 +40,12 @@ struct ClipOpenCommand: Command {
             answer.source = "this clip's store (the server was unreachable)"
         }
         if try store.fetch(name) != .notFound { try store.recordShown(name) }
+        // A share that has ended by this clip's clock keeps no card here,
+        // even one the server sent because its own clock had it live still.
+        if case .expired = try store.fetch(name) {
+            try store.sweep()
+            try store.compact()
+        }
         return try answer.show(name, from: store, context)
     }
 }
