@@ -1,4 +1,4 @@
-import Synchronization
+import LMDB
 
 /// Tells subscribers the store's last log position after each commit that
 /// moved it, so live follow can push new events without polling.
@@ -29,7 +29,9 @@ final class CommitFeed: Sendable {
         var nextID = 0
     }
 
-    private let state = Mutex(State())
+    /// A pthread mutex (`Locked`), which ThreadSanitizer sees, unlike
+    /// `Synchronization.Mutex`'s futexes.
+    private let state = Locked(State())
 
     var isWatched: Bool { state.withLock { !$0.subscribers.isEmpty } }
 

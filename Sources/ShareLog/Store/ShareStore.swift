@@ -1,7 +1,6 @@
 import Foundation
 import LMDB
 import ShareClip
-import Synchronization
 
 /// A ShareLog replica: one LMDB environment holding the event log and its
 /// projections.
@@ -23,7 +22,8 @@ public final class ShareStore: Sendable {
     public var replicaID: ReplicaID { identity.withLock { $0.replica } }
     /// This store's epoch, under the same terms as `replicaID`.
     public var epoch: Epoch { identity.withLock { $0.epoch } }
-    let identity: Mutex<(replica: ReplicaID, epoch: Epoch)>
+    /// Guarded by a pthread mutex (`Locked`), which ThreadSanitizer sees.
+    let identity: Locked<(replica: ReplicaID, epoch: Epoch)>
     let environment: Environment
     let schema: Schema
     let clock: any WallClock
@@ -181,7 +181,7 @@ public final class ShareStore: Sendable {
         self.schema = schema
         self.options = options
         self.clock = options.clock
-        self.identity = Mutex(identity)
+        self.identity = Locked(identity)
         self.wasCreated = wasCreated
         self.upgrade = upgrade
         self.identityRenewal = renewal

@@ -1,11 +1,18 @@
+import Foundation
 import Synchronization
 
 /// What the sessions of one client or server share: whether they are
 /// stopping, and the wake-up signals of those running, so that a stop (or
 /// a commit to follow) reaches every session thread at once.
-public final class SessionContext: Sendable {
+///
+/// `@unchecked Sendable`: `signals` is only touched under `lock`, an
+/// `NSLock` (a pthread mutex, which ThreadSanitizer sees; the futexes of
+/// `Synchronization.Mutex` it does not, and it reports races that are not
+/// there); `stopping` is an atomic.
+public final class SessionContext: @unchecked Sendable {
     private let stopping = Atomic(false)
-    private let signals = Mutex<[ObjectIdentifier: WakeSignal]>([:])
+    private let lock = NSLock()
+    private var signals: [ObjectIdentifier: WakeSignal] = [:]
 
     public init() {}
 
@@ -22,7 +29,7 @@ public final class SessionContext: Sendable {
 
     /// Wakes every session: the store committed, or a stop.
     func wakeAll() {
-        for signal in signals.withLock({ Array($0.values) }) { signal.signal() }
+        for signal in lock.withLock({ Array(signals.values) }) { signal.signal() }
     }
 
     /// Sleeps `duration`, waking early when `stop()` is called.
@@ -40,14 +47,14 @@ public final class SessionContext: Sendable {
     func registeredSignal() throws(SyncFailure) -> WakeSignal {
         let signal: WakeSignal
         do { signal = try WakeSignal() } catch { throw .transport(error) }
-        signals.withLock { $0[ObjectIdentifier(signal)] = signal }
+        lock.withLock { signals[ObjectIdentifier(signal)] = signal }
         if isStopping { signal.signal() }
         return signal
     }
 
     /// Unregisters and closes a signal from `registeredSignal()`.
     func release(_ signal: WakeSignal) {
-        _ = signals.withLock { $0.removeValue(forKey: ObjectIdentifier(signal)) }
+        _ = lock.withLock { signals.removeValue(forKey: ObjectIdentifier(signal)) }
         signal.close()
     }
 }
