@@ -26,7 +26,9 @@ public enum SyncClient {
         let handshake = ClientHandshake(
             role: request.role, directions: request.role == .clip ? [] : request.directions, replica: store.replicaID, epoch: store.epoch,
             key: request.key, nonce: HandshakeNonce(bytes: SyncKey.randomNonce())!)
-        try messages.send(handshake.start, deadline: deadline)
+        do {
+            try messages.send(handshake.start, deadline: deadline)
+        } catch { throw .transport(error) }
         let answer: Message
         switch try messages.receive(orWake: nil, deadline: deadline) {
         case .message(let message): answer = message
@@ -46,7 +48,7 @@ public enum SyncClient {
             return summary
         }
         for message in established.send {
-            try messages.send(message, deadline: deadline)
+            do { try messages.send(message, deadline: deadline) } catch { throw .transport(error) }
         }
         let runner = try SessionRunner(
             store: store, messages: messages, peer: established.peer, isClient: true, options: options, wake: wake, context: context,

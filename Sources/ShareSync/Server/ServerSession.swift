@@ -69,7 +69,7 @@ struct ServerSession {
     }
 
     private func send(_ message: Message, _ messages: MessageChannel, _ deadline: ContinuousClock.Instant) throws(SyncFailure) {
-        try messages.send(message, deadline: deadline)
+        do { try messages.send(message, deadline: deadline) } catch { throw .transport(error) }
     }
 
     private static func directions(_ peer: EstablishedPeer) -> String {

@@ -15,11 +15,6 @@ public enum SessionError: Error, Equatable, Sendable, CustomStringConvertible {
     case snapshotLoop
     /// The peer ended the session with an error message.
     case peerError(SyncErrorCode, String)
-    /// While this side was sending, the peer sent frames of `bytes` bytes
-    /// that wait to be handled, over the `limit` a session holds
-    /// (`MessageChannel.maxQueuedBytes`): more than the two batches in
-    /// flight and the small messages the protocol allows.
-    case peerSentTooMuch(bytes: Int, limit: Int)
 
     public var description: String {
         switch self {
@@ -33,16 +28,13 @@ public enum SessionError: Error, Equatable, Sendable, CustomStringConvertible {
             "the peer asked for a second snapshot in one session; stopping rather than looping"
         case .peerError(let code, let message):
             "the peer ended the session: \(message) (\(code))"
-        case .peerSentTooMuch(let bytes, let limit):
-            "the peer sent \(bytes) bytes of messages while this side was still sending, over the limit of \(limit): "
-                + "it does not wait for acknowledgements as the protocol requires; check its version"
         }
     }
 
     /// The code an `error` message carries for this failure.
     var code: SyncErrorCode {
         switch self {
-        case .unexpected, .cursorMovedBack, .ackBeyondSent, .peerSentTooMuch: .unexpectedMessage
+        case .unexpected, .cursorMovedBack, .ackBeyondSent: .unexpectedMessage
         case .snapshotLoop: .snapshotFailed
         case .peerError(let code, _): code
         }

@@ -252,7 +252,7 @@ final class SessionRunner {
     private var writeDeadline: ContinuousClock.Instant { .now + options.writeTimeout }
 
     private func send(_ message: Message) throws(SyncFailure) {
-        try messages.send(message, deadline: writeDeadline)
+        do { try messages.send(message, deadline: writeDeadline) } catch { throw .transport(error) }
         lastSent = .now
     }
 

@@ -57,14 +57,12 @@ public final class CommandChannel: ByteChannel, @unchecked Sendable {
         try pipes.read(into: buffer, deadline: deadline)
     }
 
-    public func writeSome(_ bytes: UnsafeRawBufferPointer, deadline: ContinuousClock.Instant?) throws(TransportError) -> Int {
-        try pipes.writeSome(bytes, deadline: deadline)
+    public func write(_ bytes: UnsafeRawBufferPointer, deadline: ContinuousClock.Instant?) throws(TransportError) {
+        try pipes.write(bytes, deadline: deadline)
     }
 
-    public func waitReady(
-        reading: Bool, writing: Bool, orWake wake: Int32?, deadline: ContinuousClock.Instant?
-    ) throws(TransportError) -> ChannelReady {
-        try pipes.waitReady(reading: reading, writing: writing, orWake: wake, deadline: deadline)
+    public func waitReadable(orWake wake: Int32?, deadline: ContinuousClock.Instant?) throws(TransportError) -> ChannelReadiness {
+        try pipes.waitReadable(orWake: wake, deadline: deadline)
     }
 
     public func close() {

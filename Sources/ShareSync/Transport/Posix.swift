@@ -22,14 +22,16 @@ enum Posix {
     }
 
     /// Waits until `descriptor` is ready for `events` (`POLLIN`, `POLLOUT`).
-    /// Returns false when `deadline` passes first; a deadline that has
-    /// passed still looks once, without waiting. An error or hang-up on the
-    /// descriptor counts as ready: the next read or write reports it.
+    /// Returns false when `deadline` passes first. An error or hang-up on
+    /// the descriptor counts as ready: the next read or write reports it.
     static func wait(_ descriptor: Int32, for events: Int16, deadline: ContinuousClock.Instant?) throws(TransportError) -> Bool {
-        let ready = try waitReady(
-            input: events & Int16(POLLIN) != 0 ? descriptor : nil, output: events & Int16(POLLOUT) != 0 ? descriptor : nil,
-            wake: nil, deadline: deadline)
-        return !ready.isEmpty
+        var entry = pollfd(fd: descriptor, events: events, revents: 0)
+        while true {
+            guard let timeout = pollTimeout(until: deadline) else { return false }
+            let ready = poll(&entry, 1, timeout)
+            if ready > 0 { return true }
+            if ready < 0, errno != EINTR { throw .system(operation: "poll", errno: errno) }
+        }
     }
 
     /// Waits until `descriptor` is readable or `wake` (when given) is, or
@@ -39,51 +41,19 @@ enum Posix {
     static func waitReadable(
         _ descriptor: Int32, orWake wake: Int32?, deadline: ContinuousClock.Instant?
     ) throws(TransportError) -> ChannelReadiness {
-        let ready = try waitReady(input: descriptor, output: nil, wake: wake, deadline: deadline)
-        if ready.contains(.readable) { return .readable }
-        return ready.contains(.woken) ? .woken : .timedOut
-    }
-
-    /// Waits in one `poll` until `input` is readable, `output` writable or
-    /// `wake` readable (each only when given; `input` and `output` may be
-    /// the same descriptor), and reports all that are, or the empty set once
-    /// `deadline` passes. A deadline that has passed still looks once,
-    /// without waiting. An error or hang-up on `input` or `output` counts as
-    /// ready (the next read or write reports it); an invalid `wake` throws.
-    static func waitReady(
-        input: Int32?, output: Int32?, wake: Int32?, deadline: ContinuousClock.Instant?
-    ) throws(TransportError) -> ChannelReady {
-        var entries: [pollfd] = []
-        if let input { entries.append(pollfd(fd: input, events: Int16(POLLIN), revents: 0)) }
-        if let output {
-            if output == input {
-                entries[0].events |= Int16(POLLOUT)
-            } else {
-                entries.append(pollfd(fd: output, events: Int16(POLLOUT), revents: 0))
-            }
-        }
-        let outputIndex = output == nil ? nil : output == input ? 0 : entries.count - 1
+        var entries = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
         if let wake { entries.append(pollfd(fd: wake, events: Int16(POLLIN), revents: 0)) }
-        let trouble = Int16(POLLERR | POLLHUP | POLLNVAL)
         while true {
-            let timeout = pollTimeout(until: deadline)
-            let count = poll(&entries, nfds_t(entries.count), timeout ?? 0)
-            if count < 0 {
-                guard errno == EINTR else { throw .system(operation: "poll", errno: errno) }
-                continue
+            guard let timeout = pollTimeout(until: deadline) else { return .timedOut }
+            let ready = poll(&entries, nfds_t(entries.count), timeout)
+            if ready > 0 {
+                if entries[0].revents != 0 { return .readable }
+                if entries.count > 1, entries[1].revents & Int16(POLLNVAL) != 0 {
+                    throw .system(operation: "poll on the wake-up descriptor \(entries[1].fd)", errno: EBADF)
+                }
+                return .woken
             }
-            if count == 0 {
-                if timeout == nil { return [] }
-                continue
-            }
-            var ready: ChannelReady = []
-            if input != nil, entries[0].revents & (Int16(POLLIN) | trouble) != 0 { ready.insert(.readable) }
-            if let outputIndex, entries[outputIndex].revents & (Int16(POLLOUT) | trouble) != 0 { ready.insert(.writable) }
-            if let wake, let last = entries.last, last.revents != 0 {
-                if last.revents & Int16(POLLNVAL) != 0 { throw .system(operation: "poll on the wake-up descriptor \(wake)", errno: EBADF) }
-                ready.insert(.woken)
-            }
-            if !ready.isEmpty { return ready }
+            if ready < 0, errno != EINTR { throw .system(operation: "poll", errno: errno) }
         }
     }
 

@@ -5,8 +5,7 @@ import Glibc
 /// The descriptor is non-blocking and close-on-exec; waits happen in
 /// `poll`, bounded by each call's deadline. Writes use `MSG_NOSIGNAL`, so a
 /// closed peer gives `TransportError.peerClosed` and never raises `SIGPIPE`.
-/// `EINTR` is retried. `writeSome` is one `send`: it takes what the socket
-/// buffer has room for.
+/// `EINTR` is retried.
 ///
 /// `@unchecked Sendable`: the server hands a channel to the one thread that
 /// runs its session, and `ByteChannel`'s contract allows one thread at a
@@ -107,13 +106,13 @@ public final class SocketChannel: ByteChannel, @unchecked Sendable {
         }
     }
 
-    public func writeSome(_ bytes: UnsafeRawBufferPointer, deadline: ContinuousClock.Instant?) throws(TransportError) -> Int {
-        precondition(!bytes.isEmpty, "writeSome needs at least one byte")
-        while true {
+    public func write(_ bytes: UnsafeRawBufferPointer, deadline: ContinuousClock.Instant?) throws(TransportError) {
+        var offset = 0
+        while offset < bytes.count {
             guard descriptor >= 0 else { throw .channelClosed }
-            switch Posix.send(descriptor, bytes) {
+            switch Posix.send(descriptor, UnsafeRawBufferPointer(rebasing: bytes[offset...])) {
             case .transferred(let count):
-                return count
+                offset += count
             case .wouldBlock:
                 guard try Posix.wait(descriptor, for: Int16(POLLOUT), deadline: deadline) else {
                     throw .timedOut(waitingFor: "\(description) to take the bytes written to it")
@@ -124,33 +123,9 @@ public final class SocketChannel: ByteChannel, @unchecked Sendable {
         }
     }
 
-    public func waitReady(
-        reading: Bool, writing: Bool, orWake wake: Int32?, deadline: ContinuousClock.Instant?
-    ) throws(TransportError) -> ChannelReady {
+    public func waitReadable(orWake wake: Int32?, deadline: ContinuousClock.Instant?) throws(TransportError) -> ChannelReadiness {
         guard descriptor >= 0 else { throw .channelClosed }
-        return try Posix.waitReady(input: reading ? descriptor : nil, output: writing ? descriptor : nil, wake: wake, deadline: deadline)
-    }
-
-    /// Sends what the kernel takes of `bytes` now, without waiting; 0 when
-    /// it has no room. For `TLSChannel`, which moves its ciphertext so.
-    func sendNow(_ bytes: UnsafeRawBufferPointer) throws(TransportError) -> Int {
-        guard descriptor >= 0 else { throw .channelClosed }
-        switch Posix.send(descriptor, bytes) {
-        case .transferred(let count): return count
-        case .wouldBlock: return 0
-        case .failed(let code): throw failure(code, "write to")
-        }
-    }
-
-    /// Reads what has arrived into `buffer`, without waiting: nil when
-    /// nothing has, 0 at the end of the stream. For `TLSChannel`.
-    func readNow(into buffer: UnsafeMutableRawBufferPointer) throws(TransportError) -> Int? {
-        guard descriptor >= 0 else { throw .channelClosed }
-        switch Posix.read(descriptor, into: buffer) {
-        case .transferred(let count): return count
-        case .wouldBlock: return nil
-        case .failed(let code): throw failure(code, "read from")
-        }
+        return try Posix.waitReadable(descriptor, orWake: wake, deadline: deadline)
     }
 
     public func close() {

@@ -7,8 +7,7 @@ import Glibc
 /// The descriptors are shared with the parent (a terminal, ssh's pipes), so
 /// they are left blocking: every read and write first waits in `poll` under
 /// its deadline, and a write is cut into pieces of at most `PIPE_BUF` bytes,
-/// which a writable pipe takes without blocking; `writeSome` writes pieces
-/// for as long as `poll` says the output is writable. A closed reader gives
+/// which a writable pipe takes without blocking. A closed reader gives
 /// `TransportError.peerClosed`, never `SIGPIPE` (`send` with `MSG_NOSIGNAL`
 /// when the output is a socket, `SIGPIPE` blocked around `write` otherwise).
 ///
@@ -49,33 +48,27 @@ public final class StdioChannel: ByteChannel, @unchecked Sendable {
         }
     }
 
-    public func writeSome(_ bytes: UnsafeRawBufferPointer, deadline: ContinuousClock.Instant?) throws(TransportError) -> Int {
-        precondition(!bytes.isEmpty, "writeSome needs at least one byte")
-        guard output >= 0 else { throw .channelClosed }
+    public func write(_ bytes: UnsafeRawBufferPointer, deadline: ContinuousClock.Instant?) throws(TransportError) {
         var offset = 0
-        var waitUntil = deadline
-        // Until something went, wait until the deadline; after that, only
-        // look whether the output takes more.
-        while offset < bytes.count, try Posix.wait(output, for: Int16(POLLOUT), deadline: waitUntil) {
+        while offset < bytes.count {
+            guard output >= 0 else { throw .channelClosed }
+            guard try Posix.wait(output, for: Int16(POLLOUT), deadline: deadline) else {
+                throw .timedOut(waitingFor: "standard output's reader to take the bytes written to it")
+            }
             let piece = UnsafeRawBufferPointer(rebasing: bytes[offset..<min(bytes.count, offset + Int(PIPE_BUF))])
             switch outputIsSocket ? Posix.send(output, piece) : Posix.writeWithoutSIGPIPE(output, piece) {
             case .transferred(let count): offset += count
-            case .wouldBlock: break
+            case .wouldBlock: continue
             case .failed(EPIPE): throw .peerClosed(peer: description)
             case .failed(ECONNRESET): throw .connectionReset(peer: description)
             case .failed(let code): throw .system(operation: "write to standard output", errno: code)
             }
-            if offset > 0 { waitUntil = .now }
         }
-        guard offset > 0 else { throw .timedOut(waitingFor: "standard output's reader to take the bytes written to it") }
-        return offset
     }
 
-    public func waitReady(
-        reading: Bool, writing: Bool, orWake wake: Int32?, deadline: ContinuousClock.Instant?
-    ) throws(TransportError) -> ChannelReady {
-        guard input >= 0, output >= 0 else { throw .channelClosed }
-        return try Posix.waitReady(input: reading ? input : nil, output: writing ? output : nil, wake: wake, deadline: deadline)
+    public func waitReadable(orWake wake: Int32?, deadline: ContinuousClock.Instant?) throws(TransportError) -> ChannelReadiness {
+        guard input >= 0 else { throw .channelClosed }
+        return try Posix.waitReadable(input, orWake: wake, deadline: deadline)
     }
 
     /// Ends the stream. Standard input and output (descriptors 0 to 2) are

@@ -11,13 +11,6 @@ import COpenSSL
 /// raised. Everything OpenSSL allocates (`SSL`, its BIOs and PSK sessions)
 /// is freed on every path, failed handshakes included.
 ///
-/// After the handshake, only `writeSome` waits on the socket for room: it
-/// encrypts one record at a time, and keeps the ciphertext the socket
-/// could not take yet (at most one record's, `hasPendingOutput`) for
-/// `waitReady` and the next `writeSome` to send (`CiphertextPump`), so a
-/// thread that writes can always go back to reading. Reads send what
-/// OpenSSL wrote only as far as the socket takes it at once.
-///
 /// The peer closing the socket without TLS's `close_notify` reads as the
 /// end of the stream (0), like `close_notify` itself: sync's frames carry
 /// their own lengths and checksums, so a truncated stream is detected one
@@ -34,13 +27,20 @@ public final class TLSChannel: ByteChannel, @unchecked Sendable {
     private let context: TLSContext
     /// The `SSL`, owner of both BIOs; nil once closed.
     private var ssl: OpaquePointer?
-    /// Moves the ciphertext between OpenSSL's BIOs and the socket.
-    private let pump: CiphertextPump
+    /// Ciphertext from the socket, for OpenSSL to read.
+    private let incoming: OpaquePointer
+    /// Ciphertext from OpenSSL, for the socket.
+    private let outgoing: OpaquePointer
+    /// Carries ciphertext between the BIOs and the socket.
+    private let transfer: UnsafeMutableRawBufferPointer
     /// Whether the handshake completed (then `close` sends `close_notify`).
     private var established = false
-    /// A TLS failure that `waitReady` found while decrypting ahead; the
-    /// next `read` throws it.
+    /// A failure that `waitReadable` found; the next `read` throws it.
     private var pendingFailure: TransportError?
+
+    /// The largest TLS record, with its header and expansion: the most
+    /// ciphertext moved at once.
+    private static let transferBytes = 16_384 + 2_048
 
     private init(socket: SocketChannel, context: TLSContext) throws(TransportError) {
         self.socket = socket
@@ -56,10 +56,15 @@ public final class TLSChannel: ByteChannel, @unchecked Sendable {
         }
         SSL_set_bio(ssl, incoming, outgoing)
         self.ssl = ssl
-        pump = CiphertextPump(socket: socket, incoming: incoming, outgoing: outgoing)
+        self.incoming = incoming
+        self.outgoing = outgoing
+        transfer = .allocate(byteCount: Self.transferBytes, alignment: 1)
     }
 
-    deinit { close() }
+    deinit {
+        close()
+        transfer.deallocate()
+    }
 
     /// Runs the server's side of the handshake on `socket`, until `deadline`.
     /// Takes ownership of `socket`: it is closed if the handshake fails.
@@ -142,7 +147,7 @@ public final class TLSChannel: ByteChannel, @unchecked Sendable {
                 established = true
                 return
             }
-            guard try pump.fill(deadline: deadline, waitingFor: "the TLS handshake with \(socket.description)") else {
+            guard try fill(deadline: deadline, waitingFor: "the TLS handshake with \(socket.description)") else {
                 throw .peerClosed(peer: socket.description)
             }
         }
@@ -158,86 +163,40 @@ public final class TLSChannel: ByteChannel, @unchecked Sendable {
             OpenSSLErrorQueue.clear()
             let count = SSL_read(ssl, buffer.baseAddress, Int32(clamping: buffer.count))
             let status = SSL_get_error(ssl, count)
-            if count <= 0, status != SSL_ERROR_WANT_READ, status != SSL_ERROR_ZERO_RETURN {
-                try sendReporting(classify(status: status, operation: "read"))
-            }
-            // What OpenSSL wrote meanwhile goes out as far as the socket
-            // takes it; a failure to send shows in the next write.
-            try? pump.sendAvailable()
+            let normal = count > 0 || status == SSL_ERROR_WANT_READ || status == SSL_ERROR_ZERO_RETURN
+            let failure = normal ? nil : classify(status: status, operation: "read")
+            try flushReporting(failure, deadline: deadline)
             if count > 0 { return Int(count) }
             if status == SSL_ERROR_ZERO_RETURN { return 0 }
-            guard try pump.fill(deadline: deadline, waitingFor: "data from \(description)") else { return 0 }
+            guard try fill(deadline: deadline, waitingFor: "data from \(description)") else { return 0 }
         }
     }
 
-    /// Encrypts records of `bytes` while the socket takes all their
-    /// ciphertext at once; the first record's is taken even when the socket
-    /// takes only part of it, the rest waiting as pending output. Pending
-    /// output from before goes first: until it is all sent, nothing new is
-    /// taken, and the wait for the socket to take it is what `deadline`
-    /// bounds.
-    public func writeSome(_ bytes: UnsafeRawBufferPointer, deadline: ContinuousClock.Instant?) throws(TransportError) -> Int {
-        precondition(!bytes.isEmpty, "writeSome needs at least one byte")
-        guard let ssl else { throw .channelClosed }
-        try pump.flush(deadline: deadline, waitingFor: "\(description) to take the bytes written to it")
+    public func write(_ bytes: UnsafeRawBufferPointer, deadline: ContinuousClock.Instant?) throws(TransportError) {
         var offset = 0
-        repeat {
+        while offset < bytes.count {
+            guard let ssl else { throw .channelClosed }
             // One record at a time, so at most one record of ciphertext waits in memory.
             let piece = min(bytes.count - offset, 16_384)
             OpenSSLErrorQueue.clear()
             let count = SSL_write(ssl, bytes.baseAddress! + offset, Int32(piece))
-            if count <= 0 { try sendReporting(classify(status: SSL_get_error(ssl, count), operation: "write")) }
-            try pump.sendAvailable()
+            let failure = count > 0 ? nil : classify(status: SSL_get_error(ssl, count), operation: "write")
+            try flushReporting(failure, deadline: deadline)
             offset += Int(count)
-        } while offset < bytes.count && !pump.hasPending
-        return offset
-    }
-
-    public var hasPendingOutput: Bool { ssl != nil && pump.hasPending }
-
-    /// Whole records already received count as readable without a look at
-    /// the socket. When the socket has bytes, they are taken into OpenSSL's
-    /// buffer, and the channel is readable once a whole record is there (or
-    /// the stream ended, or failed). Pending output is sent whenever the
-    /// socket has room, `writing` or not; a failure to send it makes the
-    /// channel writable, and the next `writeSome` throws it.
-    public func waitReady(
-        reading: Bool, writing: Bool, orWake wake: Int32?, deadline: ContinuousClock.Instant?
-    ) throws(TransportError) -> ChannelReady {
-        guard ssl != nil else { throw .channelClosed }
-        while true {
-            try? pump.sendAvailable()
-            let found = try readyNow(reading: reading, writing: writing)
-            // Looks at the socket for what is not ready yet; waits only
-            // when nothing is.
-            let socketReady = try pump.socket.waitReady(
-                reading: reading && !found.contains(.readable), writing: pump.hasPending && pump.sendFailure == nil, orWake: wake,
-                deadline: found.isEmpty ? deadline : .now)
-            if socketReady.contains(.readable) { try pump.fillAvailable() }
-            if socketReady.contains(.writable) { try? pump.sendAvailable() }
-            var ready = try readyNow(reading: reading, writing: writing)
-            if socketReady.contains(.woken) { ready.insert(.woken) }
-            if !ready.isEmpty || socketReady.isEmpty { return ready }
         }
     }
 
-    /// What is ready without a look at the socket: something to read, and
-    /// room to write (no pending output, or a failure to report).
-    private func readyNow(reading: Bool, writing: Bool) throws(TransportError) -> ChannelReady {
-        var ready: ChannelReady = []
-        if reading, try hasSomethingToRead() { ready.insert(.readable) }
-        if writing, !pump.hasPending || pump.sendFailure != nil { ready.insert(.writable) }
-        return ready
-    }
-
-    /// Whether a `read` finds something without waiting for the socket:
-    /// decrypted bytes (`SSL_pending`), a whole record in the incoming BIO
-    /// (decrypted by a peek that takes nothing), a failure (kept for `read`
-    /// to throw), or the end of the stream.
-    private func hasSomethingToRead() throws(TransportError) -> Bool {
+    /// Decrypted bytes that OpenSSL holds (`SSL_pending`), and whole records
+    /// that wait in the incoming BIO, count as readable without a look at
+    /// the socket.
+    public func waitReadable(
+        orWake wake: Int32?, deadline: ContinuousClock.Instant?
+    ) throws(TransportError) -> ChannelReadiness {
         guard let ssl else { throw .channelClosed }
-        if pendingFailure != nil || SSL_pending(ssl) > 0 { return true }
-        if pump.hasIncoming {
+        if pendingFailure != nil || SSL_pending(ssl) > 0 { return .readable }
+        if BIO_ctrl_pending(incoming) > 0 {
+            // Decrypts what has arrived without taking it: a whole record
+            // makes the channel readable, part of one does not.
             var byte: UInt8 = 0
             OpenSSLErrorQueue.clear()
             let count = SSL_peek(ssl, &byte, 1)
@@ -245,10 +204,10 @@ public final class TLSChannel: ByteChannel, @unchecked Sendable {
             if count <= 0, status != SSL_ERROR_WANT_READ, status != SSL_ERROR_ZERO_RETURN {
                 pendingFailure = classify(status: status, operation: "read")
             }
-            try? pump.sendAvailable()
-            if count > 0 || status != SSL_ERROR_WANT_READ { return true }
+            try flushReporting(nil, deadline: deadline)
+            if count > 0 || status != SSL_ERROR_WANT_READ { return .readable }
         }
-        return pump.ended || pump.readFailure != nil
+        return try socket.waitReadable(orWake: wake, deadline: deadline)
     }
 
     /// Sends `close_notify` if the socket takes it at once, then frees the
@@ -258,7 +217,7 @@ public final class TLSChannel: ByteChannel, @unchecked Sendable {
         if established, pendingFailure == nil {
             OpenSSLErrorQueue.clear()
             _ = SSL_shutdown(ssl)
-            try? pump.flush(deadline: .now, waitingFor: "close_notify to go out")
+            try? flush(deadline: .now)
         }
         OpenSSLErrorQueue.clear()
         SSL_free(ssl)
@@ -266,21 +225,33 @@ public final class TLSChannel: ByteChannel, @unchecked Sendable {
         socket.close()
     }
 
-    /// Sends what OpenSSL wrote (an alert) as far as the socket takes it
-    /// now, then throws `failure`.
-    private func sendReporting(_ failure: TransportError) throws(TransportError) -> Never {
-        try? pump.sendAvailable()
-        throw failure
+    /// Moves what OpenSSL wrote to the socket; then throws `failure`, if
+    /// any. A failure to send is reported only when there is no `failure`.
+    private func flushReporting(_ failure: TransportError?, deadline: ContinuousClock.Instant?) throws(TransportError) {
+        do { try flush(deadline: deadline) } catch { throw failure ?? error }
+        if let failure { throw failure }
     }
 
-    /// Sends what OpenSSL wrote, waiting until `deadline` (the handshake);
-    /// then throws `failure`, if any. A failure to send is reported only
-    /// when there is no `failure`.
-    private func flushReporting(_ failure: TransportError?, deadline: ContinuousClock.Instant?) throws(TransportError) {
-        do { try pump.flush(deadline: deadline, waitingFor: "\(socket.description) to take the bytes written to it") } catch {
-            throw failure ?? error
+    private func flush(deadline: ContinuousClock.Instant?) throws(TransportError) {
+        while BIO_ctrl_pending(outgoing) > 0 {
+            let count = BIO_read(outgoing, transfer.baseAddress, Int32(transfer.count))
+            guard count > 0 else { return }
+            try socket.write(UnsafeRawBufferPointer(rebasing: transfer[..<Int(count)]), deadline: deadline)
         }
-        if let failure { throw failure }
+    }
+
+    /// Reads what the socket has (waiting until `deadline`) into the
+    /// incoming BIO. False when the peer closed the socket.
+    private func fill(deadline: ContinuousClock.Instant?, waitingFor what: String) throws(TransportError) -> Bool {
+        let count: Int
+        do { count = try socket.read(into: transfer, deadline: deadline) } catch .timedOut {
+            throw .timedOut(waitingFor: what)
+        }
+        guard count > 0 else { return false }
+        guard BIO_write(incoming, transfer.baseAddress, Int32(count)) == Int32(count) else {
+            throw .tls(operation: "buffering", peer: socket.description, details: OpenSSLErrorQueue.drain())
+        }
+        return true
     }
 
     /// The error for a failed `SSL_*` call whose `SSL_get_error` is
