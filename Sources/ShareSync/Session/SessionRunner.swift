@@ -26,6 +26,9 @@ final class SessionRunner {
     private var lastReceived = ContinuousClock.now
     private var awaitingCommitAfter: UInt64?
     private var peerSaidBye = false
+    /// The server's pull, held by a client that also pulls until its own
+    /// pull has caught up (see `handle`).
+    private var heldPull: Message?
 
     init(
         store: ShareStore, messages: MessageChannel, peer: EstablishedPeer, isClient: Bool, options: SessionOptions,
@@ -128,11 +131,23 @@ final class SessionRunner {
                 let actions = try machine.receive(message)
                 receiver = machine
                 try perform(actions)
+                if let pull = heldPull, [.following, .done].contains(machine.phase) {
+                    heldPull = nil
+                    try handle(pull)
+                }
             case .pull(let pull) where try restored(peerHolds: pull.heldOfYou):
                 // This store was restored from an older copy: it has a new
                 // id now, and the peer must see it before anything is sent.
                 if isClient { try send(.bye) } else { try send(.error(code: .identityChanged, message: "this replica was restored from an older copy and took a new replica id; connect again")) }
                 peerSaidBye = true
+            case .pull where isClient && receiver.map({ ![.following, .done].contains($0.phase) }) == true:
+                // Both ways at once, each side could be writing a batch
+                // while the other is too, neither reading: a deadlock once
+                // the socket buffers fill (a send blocks until the peer
+                // reads). So a client that pulls and pushes answers the
+                // server's pull once its own has caught up; in between it
+                // only writes acks, which the server reads.
+                heldPull = message
             case _ where EventSender.handles(message.type):
                 guard var machine = sender else { throw SessionError.unexpected(message.type, while: "not sending in this session") }
                 let actions = try machine.receive(message)
