@@ -77,7 +77,7 @@ let package = Package(
         // the reference model's oracle for the log.
         .target(name: "FormatReference", dependencies: ["ShareLog", "CZlib"], path: "Tests/FormatReference"),
         .target(
-            name: "FuzzTargets", dependencies: ["ShareLog", "ShareClip", "SampleCards", "CZlib", "FormatReference", "TestSupport"],
+            name: "FuzzTargets", dependencies: ["ShareLog", "ShareClip", "ShareSync", "SampleCards", "CZlib", "FormatReference", "TestSupport"],
             path: "Tests/FuzzTargets"),
         .target(name: "CFuzzDriver", path: "Tests/CFuzzDriver"),
         .executableTarget(name: "sharelog-fuzz", dependencies: ["FuzzTargets", "CFuzzDriver"], path: "Tests/FuzzDriver"),

@@ -18,6 +18,12 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case vcard
     /// `AppClipLinkParser.parse` and `AppClipDomain(_:)`, with builder round trips.
     case link
+    /// The sync frame decoder (`FrameDecoder`, `FrameBuffer`) and `Message(_:)`,
+    /// against readers written from docs/SYNC.md, in one read or several.
+    case frame
+    /// The sync session state machines, driven by `SessionRunner` over an
+    /// in-memory channel against a real store, fed a scripted peer's bytes.
+    case session
 
     /// Runs one input through the target.
     ///
@@ -29,6 +35,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .codec: try CodecFuzzTarget.run(input)
         case .vcard: try VCardFuzzTarget.run(input)
         case .link: try LinkFuzzTarget.run(input)
+        case .frame: try FrameFuzzTarget.run(input)
+        case .session: try SessionFuzzTarget.run(input)
         }
     }
 
@@ -45,6 +53,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .codec: FuzzSeeds.events
         case .vcard: FuzzSeeds.vCards
         case .link: FuzzSeeds.links
+        case .frame: FuzzSeeds.frameStreams
+        case .session: FuzzSeeds.sessions
         }
     }
 }
