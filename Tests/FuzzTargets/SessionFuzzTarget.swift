@@ -51,6 +51,8 @@ enum SessionFuzzTarget {
         }
     }
 
+    /// Where each input's store goes: a new directory each time, so that
+    /// inputs replayed in parallel (FuzzCorpusTests) never share one.
     static let scratch: String = {
         let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
         return (base as NSString).appendingPathComponent("sharelog-fuzz-session-\(ProcessInfo.processInfo.processIdentifier)")
@@ -58,17 +60,17 @@ enum SessionFuzzTarget {
 
     static func run(_ input: UnsafeRawBufferPointer) throws(FuzzViolation) -> FuzzOutcome {
         let script = SessionScript(Array(input))
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let directory = scratch + "-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         let store: ShareStore
         do {
-            try? FileManager.default.removeItem(atPath: scratch)
             var options = ShareStore.Options()
             options.clock = FixedClock(ScriptedPeer.start)
             options.environment.durability = .noSync
-            store = try ShareStore.open(at: scratch, creatingIfMissing: true, options: options)
+            store = try ShareStore.open(at: directory, creatingIfMissing: true, options: options)
             if script.shares > 0 { _ = try store.create(vCards: (0..<script.shares).map { SampleCard.make(index: $0) }) }
         } catch {
-            throw FuzzViolation("cannot make the session's store in \(scratch): \(error)")
+            throw FuzzViolation("cannot make the session's store in \(directory): \(error)")
         }
         return try run(script, store: store)
     }

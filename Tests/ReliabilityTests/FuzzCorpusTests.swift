@@ -39,4 +39,46 @@ import Testing
         let found = try #require(inputs.first { $0.name == "undefined-flag-on-share-created" })
         #expect(try FuzzTarget.codec.run(found.bytes) == .rejected("event of kind 1 sets flags 182 that format 1 does not define"))
     }
+
+    /// The frame decoder refuses a length over the limit from its 4 bytes,
+    /// in the read that brings them, before any payload is buffered.
+    @Test func anOversizedLengthIsRefusedFromItsFourBytes() throws {
+        let inputs = try Self.inputs(of: .frame)
+        let found = try #require(inputs.first { $0.name == "oversized-length-alone-in-a-read" })
+        #expect(try FuzzTarget.frame.run(found.bytes) == .rejected(
+            "the peer sent a frame of 4294967295 payload bytes, over the limit of 4194304: "
+                + "it is not a ShareLog sync peer, or it sends batches larger than this side accepts"))
+    }
+
+    /// Well-formed exchanges converge: each seed session ends well, with
+    /// exactly the events its script sends or its store holds.
+    @Test func wellFormedSessionsConverge() throws {
+        let expected = [
+            "server: received 0 (0 new), sent 2, found 0, unknown 0, snapshots 0, log at 2, cursor ",
+            "server: received 0 (0 new), sent 2, found 0, unknown 0, snapshots 0, log at 2, cursor ",
+            "server: received 3 (3 new), sent 0, found 0, unknown 0, snapshots 0, log at 3, cursor 3",
+            "mainClient: received 2 (2 new), sent 0, found 0, unknown 0, snapshots 0, log at 2, cursor 2",
+            "mainClient: received 1 (1 new), sent 2, found 0, unknown 0, snapshots 0, log at 3, cursor 1",
+            "mainClient: received 2 (2 new), sent 0, found 0, unknown 0, snapshots 1, log at 2, cursor 2",
+            "clipClient: received 3 (3 new), sent 0, found 2, unknown 1, snapshots 0, log at 3, cursor ",
+            "server: received 0 (0 new), sent 0, found 0, unknown 0, snapshots 0, log at 2, cursor ",
+        ]
+        #expect(try FuzzTarget.session.seeds.map { try FuzzTarget.session.run($0) } == expected.map(FuzzOutcome.accepted))
+    }
+
+    /// A peer that breaks the protocol ends the session with the typed
+    /// error that names what it did; the target has checked that the store
+    /// holds nothing of the frame that broke it (the first batch of
+    /// `client-cursor-moved-back` stays, the second is not written).
+    @Test(arguments: [
+        ("client-cursor-moved-back", "the peer sent a batch through position 3, behind the cursor at 5"),
+        ("server-ack-before-any-pull", "the peer acknowledged position 1, and only 0 was sent"),
+        ("client-second-snapshot", "the peer asked for a second snapshot in one session; stopping rather than looping"),
+        ("server-pull-frame-cut-short", "the peer closed the connection before the session ended"),
+    ])
+    func aPeerOutOfProtocolEndsTheSession(_ name: String, _ reason: String) throws {
+        let inputs = try Self.inputs(of: .session)
+        let found = try #require(inputs.first { $0.name == name })
+        #expect(try FuzzTarget.session.run(found.bytes) == .rejected(reason))
+    }
 }
