@@ -32,7 +32,11 @@ struct SessionDriver {
             nonce: ScriptedPeer.nonce)
         try send(handshake.start, messages)
         let established: (peer: EstablishedPeer, send: [Message])
-        let answer = try next(messages)
+        let answer: Message
+        do { answer = try next(messages) } catch {
+            if let message = error.errorMessage { try? messages.send(message, deadline: nil) }
+            throw error
+        }
         do { established = try handshake.receive(answer) } catch {
             if let message = SyncFailure.handshake(error).errorMessage { try? messages.send(message, deadline: nil) }
             throw .handshake(error)

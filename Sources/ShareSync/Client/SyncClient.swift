@@ -30,7 +30,13 @@ public enum SyncClient {
             try messages.send(handshake.start, deadline: deadline)
         } catch { throw .transport(error) }
         let answer: Message
-        switch try messages.receive(orWake: nil, deadline: deadline) {
+        let incoming: MessageChannel.Incoming
+        // A welcome that does not decode is told to the server, as every other failure is.
+        do { incoming = try messages.receive(orWake: nil, deadline: deadline) } catch {
+            if let message = error.errorMessage { try? messages.send(message, deadline: deadline) }
+            throw error
+        }
+        switch incoming {
         case .message(let message): answer = message
         case .closed: throw .peerClosed
         case .timedOut, .woken: throw .transport(.timedOut(waitingFor: "the server's welcome"))
