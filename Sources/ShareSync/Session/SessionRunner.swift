@@ -124,7 +124,9 @@ final class SessionRunner {
             switch message {
             case .heartbeat: return
             case .bye: peerSaidBye = true
-            case .error(.shuttingDown, _): peerSaidBye = true
+            // A client stopping ends the server's side in good order; a
+            // server stopping before the client is done is a failure.
+            case .error(.shuttingDown, _) where !isClient: peerSaidBye = true
             case .error(let code, let text): throw SessionError.peerError(code, text)
             case _ where EventReceiver.handles(message.type):
                 guard var machine = receiver else { throw SessionError.unexpected(message.type, while: "not receiving in this session") }
