@@ -51,8 +51,9 @@ enum SessionFuzzTarget {
         }
     }
 
-    /// Where each input's store goes: a new directory each time, so that
-    /// inputs replayed in parallel (FuzzCorpusTests) never share one.
+    /// The start of each input's store directory; `run` adds a UUID, so that
+    /// inputs replayed in parallel (FuzzCorpusTests) never share one. An
+    /// input that crashes the process leaves its directory behind.
     static let scratch: String = {
         let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
         return (base as NSString).appendingPathComponent("sharelog-fuzz-session-\(ProcessInfo.processInfo.processIdentifier)")
