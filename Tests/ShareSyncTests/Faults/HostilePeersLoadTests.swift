@@ -12,8 +12,9 @@ import TestSupport
 /// and broken peers"). Every good fetch gets its card, no bad client gets
 /// in or writes, and the server's memory stays bounded.
 @Suite(.serialized, .timeLimit(.minutes(3))) struct HostilePeersLoadTests {
-    /// Good clip sessions, and how many run at once (two cores).
-    static let goodClips = 100
+    /// Good clip sessions (`SHARELOG_LOAD_CLIPS` for a long run), and how
+    /// many run at once (two cores).
+    static let goodClips = ProcessInfo.processInfo.environment["SHARELOG_LOAD_CLIPS"].flatMap { Int($0) } ?? 100
     static let lanes = 25
     /// The bound on the server's peak resident memory: its runtime and
     /// heap (some 20 MB idle), the store's whole file mapped in (about
@@ -50,6 +51,7 @@ import TestSupport
         }
 
         let commands = (0..<Self.goodClips).map { bench.clipCommand($0, endpoint: server.endpoint) }
+        print("HostilePeersLoadTests: \(Self.goodClips) good clips (SHARELOG_LOAD_CLIPS), \(Self.lanes) at a time")
         let results = Mutex<Result<[CLIResult], any Error>?>(nil)
         let clips = Thread {
             let outcome = Result { try SharelogCLI.runAll(commands, lanes: Self.lanes) }
@@ -58,7 +60,7 @@ import TestSupport
         clips.start()
         let started = ContinuousClock.now
         // The server's log is read all along, so that it never blocks on a full pipe.
-        try Deadline.block(until: "the \(Self.goodClips) good clips have ended", timeout: .seconds(120), every: .milliseconds(50)) {
+        try Deadline.block(until: "the \(Self.goodClips) good clips have ended", timeout: .seconds(120 + Self.goodClips / 5), every: .milliseconds(50)) {
             server.pump()
             peakAnonymousKiB = max(peakAnonymousKiB, try ProcessMemory(of: server.pid).anonymousKiB)
             return results.withLock { $0 != nil }

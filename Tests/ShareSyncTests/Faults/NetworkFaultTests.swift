@@ -15,13 +15,14 @@ import TestSupport
 /// Skipped through `.enabled(if:)` where namespaces cannot be made (not
 /// root, a container without the right); the probe prints why.
 @Suite(
-    .serialized, .timeLimit(.minutes(4)),
+    .serialized, .timeLimit(.minutes(5)),
     .enabled(if: NetworkLab.availability.isAvailable, "needs root, iproute2, nftables and network namespaces")
 )
 struct NetworkFaultTests {
     /// Shares in the served store, each with a photo, so a pull is a few
-    /// MB in many batches and a fault meets it in mid-transfer.
-    static let shares = 2_000
+    /// MB in many batches and a fault meets it in mid-transfer
+    /// (`SHARELOG_NETFAULT_SHARES` for a long run).
+    static let shares = ProcessInfo.processInfo.environment["SHARELOG_NETFAULT_SHARES"].flatMap { Int($0) } ?? 2_000
     static let photoBytes = 1_500
     /// Shares made on the server while the follower is cut off.
     static let sharesDuringPartition = 5
@@ -48,7 +49,7 @@ struct NetworkFaultTests {
         #expect(server.endpoint == "tcp:\(NetworkLab.serverAddress):\(Self.port)")
         let bench = NetworkFaultBench(directory: directory, lab: lab, server: server, keyFile: keyFile, names: names)
 
-        var report: [String] = []
+        var report: [String] = ["\(Self.shares) shares of \(Self.photoBytes)-byte photos (SHARELOG_NETFAULT_SHARES)"]
         let baseline = try bench.pullConverges(into: "baseline", expecting: Self.shares, inOnePull: true)
         report.append("no fault: \(baseline)")
 

@@ -43,7 +43,7 @@ struct NetworkFaultBench {
         let start = ContinuousClock.now
         var pulls = 0
         var failures: [String] = []
-        try Deadline.block(until: "a pull into \(name) converges; failures: \(failures)", timeout: .seconds(90), every: .milliseconds(100)) {
+        try Deadline.block(until: "a pull into \(name) converges; failures: \(failures)", timeout: .seconds(90 + NetworkFaultTests.shares / 100), every: .milliseconds(100)) {
             pulls += 1
             let pulled = try syncing.run(arguments: sync(["--pull", "--json"], timings: NetworkFaultTests.pullTimings))
             if !pulled.succeeded { failures.append(String(pulled.error.suffix(300))) }
