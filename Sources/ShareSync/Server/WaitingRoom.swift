@@ -67,6 +67,7 @@ struct WaitingRoom {
         let deadline = guests.first.map { $0.acceptedAt + timeout }
         let ready = poll(&entries, nfds_t(entries.count), Posix.pollTimeout(until: deadline) ?? 0)
         guard ready >= 0 || errno == EINTR else { throw .system(operation: "poll", errno: errno) }
+        if entries[1].revents & Int16(POLLNVAL) != 0 { throw .system(operation: "poll on the wake-up descriptor \(wake)", errno: EBADF) }
         var turn = Turn(acceptable: entries[0].revents != 0, woken: entries[1].revents != 0)
         let now = ContinuousClock.now
         var staying: [Guest] = []
