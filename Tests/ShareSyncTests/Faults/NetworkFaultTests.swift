@@ -1,6 +1,4 @@
 import Foundation
-import Glibc
-import SampleCards
 import Testing
 import TestSupport
 

@@ -168,7 +168,11 @@ final class NetworkLab {
     /// on both sides' links.
     func netem(_ parameters: [String]) throws {
         for (namespace, link) in [(serverNamespace, serverLink), (clientNamespace, clientLink)] {
-            _ = try Subprocess.run(ip, ["netns", "exec", namespace, tc, "qdisc", "add", "dev", link, "root", "netem"] + parameters, timeout: .seconds(30))
+            let arguments = ["netns", "exec", namespace, tc, "qdisc", "add", "dev", link, "root", "netem"] + parameters
+            let outcome = try Subprocess.run(ip, arguments, timeout: .seconds(30))
+            guard outcome.status == 0, !outcome.signaled else {
+                throw HarnessFailure.failed("ip " + arguments.joined(separator: " "), status: outcome.status, log: String(decoding: outcome.error, as: UTF8.self))
+            }
         }
     }
 
