@@ -7,9 +7,9 @@ struct ServerSession {
     let configuration: SyncServerConfiguration
     let context: SessionContext
 
-    /// Serves `connection` to its end and returns its log line.
-    func serve(_ connection: any ByteChannel) -> String {
-        let started = ContinuousClock.now
+    /// Serves `connection`, accepted at `started`, to its end and returns
+    /// its log line. The handshake deadline runs from `started`.
+    func serve(_ connection: any ByteChannel, acceptedAt started: ContinuousClock.Instant = .now) -> String {
         var peerText = "\(connection)"
         var channel = connection
         defer { channel.close() }

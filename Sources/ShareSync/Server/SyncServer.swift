@@ -5,10 +5,14 @@ import Synchronization
 /// Serves a store to sync clients: many sessions at once, one thread
 /// each, until `context.stop()` (docs/SYNC.md "Server").
 ///
-/// Limits: `maxConnections` sessions (one more is told `busy`), a
-/// handshake deadline, bounded memory per session (one frame and two
-/// batches in flight), and a write deadline for slow readers that stalls
-/// only that session's thread. On stop, every session ends at its next
+/// Limits: `maxConnections` sessions (one more is told `busy`), counting
+/// only connections that have spoken: until its first bytes arrive, a
+/// connection waits in a `WaitingRoom` of `maxWaitingConnections`, without
+/// a thread, so a flood of silent connections cannot keep clients that
+/// speak out. Also a handshake deadline from the moment of accept,
+/// bounded memory per session (one frame and two batches in flight), and
+/// a write deadline for slow readers that stalls only that session's
+/// thread. On stop, every session ends at its next
 /// step (each batch is one transaction, so nothing is half-applied), the
 /// listener closes and its socket file goes.
 public final class SyncServer: Sendable {
@@ -38,20 +42,16 @@ public final class SyncServer: Sendable {
         let sessions = DispatchGroup()
         configuration.log("serving \(store.path) on \(listener.endpoint)")
         ready(listener.endpoint)
+        var room = WaitingRoom(capacity: configuration.maxWaitingConnections, timeout: configuration.options.handshakeTimeout)
+        defer { room.closeAll() }
         try withCommitWatch(store: store, context: context, when: true) { () throws(SyncFailure) in
             while !context.isStopping {
-                let readiness: ChannelReadiness
-                do throws(TransportError) { readiness = try listener.waitAcceptable(orWake: wake.descriptor, deadline: nil) } catch { throw .transport(error) }
-                guard readiness == .readable else {
-                    wake.drain()
-                    continue
-                }
-                let connection: SocketChannel
-                do throws(TransportError) { connection = try listener.accept(deadline: .now + configuration.options.handshakeTimeout) } catch {
-                    configuration.log("accept failed: \(error)")
-                    continue
-                }
-                admit(connection, context: context, group: sessions)
+                let turn: WaitingRoom.Turn
+                do throws(TransportError) { turn = try room.wait(listener: listener.descriptor, wake: wake.descriptor) } catch { throw .transport(error) }
+                if turn.woken { wake.drain() }
+                for guest in turn.spoke { admit(guest, context: context, group: sessions) }
+                for guest in turn.expired { drop(guest.channel, because: .transport(.timedOut(waitingFor: silence(of: guest.channel)))) }
+                if turn.acceptable { acceptWaiting(listener, into: &room) }
             }
         }
         configuration.log("stopping: waiting for \(active.load(ordering: .relaxed)) sessions to end")
@@ -64,7 +64,39 @@ public final class SyncServer: Sendable {
         ServerSession(store: store, configuration: configuration, context: context).serve(StdioChannel())
     }
 
-    private func admit(_ connection: SocketChannel, context: SessionContext, group: DispatchGroup) {
+    /// Accepts the connections the listener holds, up to `maxConnections`
+    /// in one turn so that the room's guests are served too, and seats
+    /// them in `room`; a guest it displaces is dropped.
+    private func acceptWaiting(_ listener: Listener, into room: inout WaitingRoom) {
+        for _ in 0..<configuration.maxConnections {
+            let connection: SocketChannel
+            do throws(TransportError) { connection = try listener.accept(deadline: .now) } catch {
+                if case .timedOut = error { return }
+                configuration.log("accept failed: \(error)")
+                return
+            }
+            guard let displaced = room.admit(connection, at: .now) else { continue }
+            let reason = "\(room.capacity) connections that have sent nothing are waiting, the most this server holds; "
+                + "this one had waited longest (a flood of silent connections?)"
+            configuration.log("session \(displaced.channel): closed: dropped before it spoke: \(reason)")
+            displaced.channel.close()
+        }
+    }
+
+    /// What a connection silent until its handshake deadline was waited for.
+    private func silence(of connection: SocketChannel) -> String {
+        if case .tcp = configuration.endpoint { return "the TLS handshake with \(connection)" }
+        return "a hello (handshake timeout)"
+    }
+
+    /// Closes a connection that never got a session, with its log line.
+    private func drop(_ connection: SocketChannel, because failure: SyncFailure) {
+        configuration.log("session \(connection): closed: \(failure)")
+        connection.close()
+    }
+
+    private func admit(_ guest: WaitingRoom.Guest, context: SessionContext, group: DispatchGroup) {
+        let connection = guest.channel
         guard active.add(1, ordering: .relaxed).newValue <= configuration.maxConnections else {
             active.subtract(1, ordering: .relaxed)
             let busy = FrameEncoder.encode(Message.error(code: .busy, message: "the server has \(configuration.maxConnections) sessions; try again later").frame)
@@ -77,7 +109,7 @@ public final class SyncServer: Sendable {
         let log = configuration.log
         group.enter()
         let thread = Thread { [self] in
-            log(session.serve(connection))
+            log(session.serve(connection, acceptedAt: guest.acceptedAt))
             active.subtract(1, ordering: .relaxed)
             group.leave()
         }

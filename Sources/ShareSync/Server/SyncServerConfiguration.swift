@@ -8,8 +8,13 @@ public struct SyncServerConfiguration: Sendable {
     /// file permissions (or ssh, for stdio) are what keep strangers out.
     public var key: SyncKey?
     public var options = SessionOptions()
-    /// Sessions served at once; a connection beyond it gets `error(busy)`.
+    /// Sessions served at once, counting only connections that have spoken;
+    /// one beyond it gets `error(busy)`.
     public var maxConnections = 64
+    /// Connections that have not sent their first bytes yet, held without a
+    /// thread (`WaitingRoom`); when that many wait, the longest-waiting is
+    /// dropped to seat a new one.
+    public var maxWaitingConnections = 256
     /// Where the server writes one line per session, and its own events.
     public var log: @Sendable (String) -> Void = { _ in }
 

@@ -48,7 +48,16 @@ final class MessageChannel {
                 case .timedOut: return .timedOut
                 case .readable: break
                 }
-                let count = try readBuffer.withUnsafeMutableBytes { buffer throws(TransportError) in try channel.read(into: buffer, deadline: deadline) }
+                let count: Int
+                do {
+                    count = try readBuffer.withUnsafeMutableBytes { buffer throws(TransportError) in try channel.read(into: buffer, deadline: deadline) }
+                } catch TransportError.timedOut {
+                    // Readable, yet the read waited out the deadline: part of
+                    // a TLS record had come, and its rest had not by the
+                    // deadline (on a slow link, often a mere heartbeat tick).
+                    // The part stays buffered; the deadline passed like any other.
+                    return .timedOut
+                }
                 guard count > 0 else { return .closed }
                 bytesIn += count
                 buffer.append(contentsOf: readBuffer[..<count])

@@ -22,8 +22,9 @@ public final class Listener: @unchecked Sendable {
     /// Where the listener accepts: the endpoint it was given, with the port
     /// actually bound for `tcp:HOST:0`.
     public let endpoint: Endpoint
-    /// The listening socket, non-blocking; -1 once closed.
-    private var descriptor: Int32
+    /// The listening socket, non-blocking; -1 once closed. Readable to the
+    /// server, which polls it beside the connections it holds.
+    private(set) var descriptor: Int32
     /// The socket file of a `unix:` listener and its identity, so that
     /// `close()` removes this listener's file and never a successor's.
     private let socketFile: SocketFile?

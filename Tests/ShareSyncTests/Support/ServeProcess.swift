@@ -17,6 +17,8 @@ final class ServeProcess {
     /// says it (the real port for `tcp:127.0.0.1:0`): the `--connect`
     /// argument of `sync`.
     let endpoint: String
+    /// Its process id, for reading its figures in /proc.
+    var pid: pid_t { process.pid }
     private let process: Subprocess
     private var outcome: CLIResult?
 

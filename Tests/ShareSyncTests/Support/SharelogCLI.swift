@@ -21,16 +21,26 @@ struct SharelogCLI {
     let now: String
     /// How long `run` lets a process run when the call names no timeout.
     let timeout: Duration
+    /// A program and its arguments that run `sharelog` in turn, such as
+    /// `ip netns exec NS` for a network namespace; empty: none.
+    let launcher: [String]
 
-    init(store: String, now: String, timeout: Duration = .seconds(60)) {
+    init(store: String, now: String, timeout: Duration = .seconds(60), launcher: [String] = []) {
         self.store = store
         self.now = now
         self.timeout = timeout
+        self.launcher = launcher
     }
 
     /// Every run's arguments: the store and the time, then `arguments`.
     private func commandLine(_ arguments: [String]) -> [String] {
         ["--store", store, "--now", now] + arguments
+    }
+
+    /// The program to start and its arguments: `sharelog`, through the launcher if any.
+    private func invocation(_ arguments: [String]) -> (program: String, arguments: [String]) {
+        guard let program = launcher.first else { return (Self.executable, commandLine(arguments)) }
+        return (program, Array(launcher.dropFirst()) + [Self.executable] + commandLine(arguments))
     }
 
     /// Runs `sharelog arguments…` to its end; one still running at
@@ -41,14 +51,15 @@ struct SharelogCLI {
 
     /// `run` with the arguments as an array.
     func run(arguments: [String], input: [UInt8] = [], timeout: Duration? = nil) throws -> CLIResult {
-        CLIResult(try Subprocess.run(
-            Self.executable, commandLine(arguments), environment: Self.environment, input: input, timeout: timeout ?? self.timeout))
+        let (program, arguments) = invocation(arguments)
+        return CLIResult(try Subprocess.run(program, arguments, environment: Self.environment, input: input, timeout: timeout ?? self.timeout))
     }
 
     /// Starts `sharelog arguments…` and returns at once, for processes a
     /// test runs side by side or in the background.
     func start(_ arguments: [String]) throws -> Subprocess {
-        try Subprocess(Self.executable, commandLine(arguments), environment: Self.environment)
+        let (program, arguments) = invocation(arguments)
+        return try Subprocess(program, arguments, environment: Self.environment)
     }
 
     /// Runs each command line, at most `lanes` processes at a time, and
