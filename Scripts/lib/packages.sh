@@ -46,17 +46,22 @@ require_build_packages() {
 require_bench_packages() {
     require_packages \
         "command -v gnuplot" gnuplot-nox \
-        "command -v redis-server" redis-server
+        "command -v redis-server" redis-server \
+        "command -v ip" iproute2 \
+        "command -v nft" nftables
 }
 
 # What the tests need besides: the independent readers of a store
 # (ReliabilityTests) use lmdb-utils and Debian's python3 with python3-lmdb;
 # faketime runs the tests again with the clock a year ahead; the benchmark's
-# smoke test (BenchmarkTests) starts redis-server.
+# smoke test (BenchmarkTests) starts redis-server; NetworkFaultTests joins two
+# network namespaces with `ip` (iproute2) and injects faults with `nft`.
 require_test_packages() {
     require_packages \
         "command -v mdb_stat && command -v mdb_dump" lmdb-utils \
         "/usr/bin/python3 -c 'import lmdb'" python3-lmdb \
         "command -v faketime" faketime \
-        "command -v redis-server" redis-server
+        "command -v redis-server" redis-server \
+        "command -v ip" iproute2 \
+        "command -v nft" nftables
 }
