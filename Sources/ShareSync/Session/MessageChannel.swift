@@ -35,6 +35,30 @@ final class MessageChannel {
         bytesOut += bytes.count
     }
 
+    /// Sends `message` in pieces of `stallPiece` bytes, waiting for a slow
+    /// reader up to `stallTimeout` for each piece: a reader that takes a
+    /// piece in time keeps the send going however long the whole frame
+    /// takes, and one that stops taking bytes fails the send within
+    /// `stallTimeout`.
+    func send(_ message: Message, stallTimeout: Duration) throws(TransportError) {
+        let bytes = FrameEncoder.encode(message.frame)
+        var offset = 0
+        repeat {
+            let end = min(offset + Self.stallPiece, bytes.count)
+            let failure = bytes.withUnsafeBytes { all -> TransportError? in
+                do throws(TransportError) { try channel.write(UnsafeRawBufferPointer(rebasing: all[offset..<end]), deadline: .now + stallTimeout) } catch { return error }
+                return nil
+            }
+            if let failure { throw failure }
+            bytesOut += end - offset
+            offset = end
+        } while offset < bytes.count
+    }
+
+    /// The bytes a slow reader must take within a write's stall timeout:
+    /// 64 KiB, so the default 30 s allows a link down to about 2 KB/s.
+    static let stallPiece = 64 * 1024
+
     /// The next message, or why there is none: the peer was silent until
     /// `deadline`, `wake` was signalled, or the peer closed the stream.
     ///

@@ -3,16 +3,20 @@
 public struct SessionOptions: Sendable {
     /// A side that has sent nothing for this long sends a heartbeat.
     public var heartbeatInterval: Duration = .seconds(5)
-    /// A peer that has sent nothing, heartbeats included, for this long is
-    /// gone: the session ends and (in follow mode) the client reconnects.
+    /// A peer that has sent nothing, not a byte, heartbeats included, for
+    /// this long is gone: the session ends and (in follow mode) the client
+    /// reconnects. Bytes of a frame still arriving count, so a slow link
+    /// that takes longer than this to carry one batch is not given up.
     /// It must exceed the *peer's* heartbeat interval, which is the peer's
     /// own setting (both default to these values).
     public var peerTimeout: Duration = .seconds(20)
     /// How long a server waits for a new connection to finish its
     /// handshake; a client that connects and says nothing is dropped then.
     public var handshakeTimeout: Duration = .seconds(5)
-    /// How long one write may wait for a slow reader before the session
-    /// is dropped. Only that session's thread waits.
+    /// How long a write may wait for a slow reader to take the next 64 KiB
+    /// (`MessageChannel.stallPiece`) before the session is dropped: a
+    /// reader that takes nothing is gone within this, and a slow one is
+    /// given the time it needs. Only that session's thread waits.
     public var writeTimeout: Duration = .seconds(30)
     /// The largest frame payload accepted (`SyncProtocol.defaultMaxFrameBytes`).
     public var maxFrameBytes = SyncProtocol.defaultMaxFrameBytes

@@ -23,7 +23,9 @@ final class SessionRunner {
     private var clipServer: ClipServer?
     private(set) var summary = SyncSummary()
     private var lastSent = ContinuousClock.now
+    /// When the peer last sent a byte, and how many bytes it had sent then.
     private var lastReceived = ContinuousClock.now
+    private var bytesSeen = 0
     private var awaitingCommitAfter: UInt64?
     private var peerSaidBye = false
     /// The server's pull, held by a client that also pulls until its own
@@ -87,9 +89,15 @@ final class SessionRunner {
                 return finish()
             }
             let deadline = min(lastSent + options.heartbeatInterval, lastReceived + options.peerTimeout)
-            switch try messages.receive(orWake: wake.descriptor, deadline: deadline) {
-            case .message(let message):
+            let incoming = try messages.receive(orWake: wake.descriptor, deadline: deadline)
+            // Any byte counts as a sign of life: on a slow link one batch
+            // can take longer than the peer timeout to arrive whole.
+            if messages.bytesIn != bytesSeen {
+                bytesSeen = messages.bytesIn
                 lastReceived = .now
+            }
+            switch incoming {
+            case .message(let message):
                 try handle(message)
                 progress?(summaryNow())
             case .woken:
@@ -269,7 +277,7 @@ final class SessionRunner {
     private var writeDeadline: ContinuousClock.Instant { .now + options.writeTimeout }
 
     private func send(_ message: Message) throws(SyncFailure) {
-        do { try messages.send(message, deadline: writeDeadline) } catch { throw .transport(error) }
+        do { try messages.send(message, stallTimeout: options.writeTimeout) } catch { throw .transport(error) }
         lastSent = .now
     }
 

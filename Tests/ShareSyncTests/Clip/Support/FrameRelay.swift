@@ -27,10 +27,14 @@ final class FrameRelay {
     /// Where clips connect: pass `unix:path` as `--connect`.
     let path: String
     private let listener: Int32
+    /// The most bytes passed from the server to the client per 10 ms tick:
+    /// a slow link (1,024 is at most 100 KB/s). `nil`: as fast as it goes.
+    private let serverBytesPerTick: Int?
 
     /// Listens at `path`, a Unix socket path of at most 107 bytes.
-    init(at path: String) throws {
+    init(at path: String, serverBytesPerTick: Int? = nil) throws {
         self.path = path
+        self.serverBytesPerTick = serverBytesPerTick
         listener = try Self.socket()
         do {
             try Self.withAddress(path) { address, length in
@@ -53,13 +57,19 @@ final class FrameRelay {
     /// connection is waiting; returns them in order. Throws
     /// `DeadlineExceeded` when that takes longer than `timeout`.
     func relay(to serverPath: String, while process: Subprocess, timeout: Duration = .seconds(60)) throws -> [Connection] {
-        let deadline = Deadline("the clip's connections through the relay end", timeout: timeout)
+        try relay(to: serverPath, while: { process.isRunning }, timeout: timeout)
+    }
+
+    /// Relays as above until `isRunning` (the client) answers false and no
+    /// connection is waiting.
+    func relay(to serverPath: String, while isRunning: () -> Bool, timeout: Duration = .seconds(60)) throws -> [Connection] {
+        let deadline = Deadline("the client's connections through the relay end", timeout: timeout)
         var connections: [Connection] = []
         while true {
             try deadline.check()
             if try waitForConnection(milliseconds: 10) {
                 connections.append(try relayOne(to: serverPath, deadline: deadline))
-            } else if !process.isRunning {
+            } else if !isRunning() {
                 // A connection made just before the clip ended still waits in the backlog.
                 guard try waitForConnection(milliseconds: 0) else { return connections }
             }
@@ -96,11 +106,13 @@ final class FrameRelay {
             guard poll(&watched, nfds_t(watched.count), 10) >= 0 || errno == EINTR else { throw Self.failure("poll") }
             for entry in watched where entry.revents != 0 {
                 guard let destination = open[entry.fd] else { continue }
-                let count = buffer.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }
+                let limit = entry.fd == server ? min(serverBytesPerTick ?? buffer.count, buffer.count) : buffer.count
+                let count = buffer.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, limit) }
                 if count > 0 {
                     let bytes = Array(buffer[..<count])
                     if entry.fd == client { connection.fromClient += bytes } else { connection.fromServer += bytes }
                     try Self.writeAll(bytes, to: destination, deadline: deadline)
+                    if entry.fd == server, serverBytesPerTick != nil { usleep(10_000) }
                 } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
                     // This side is done: pass its end of stream on.
                     shutdown(destination, Int32(SHUT_WR))
