@@ -15,6 +15,8 @@ public struct PowerCutPoint: Sendable {
     let durable: [Int]
     /// The file's length as the last completed sync left it.
     let durableLength: Int
+    /// The journal record of the sync that made `durableLength` durable.
+    let durableLengthRecord: Int
     /// The file's length at the cut.
     let currentLength: Int
     /// The sector versions written since the durable ones, oldest first;

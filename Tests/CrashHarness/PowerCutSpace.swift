@@ -29,6 +29,7 @@ public struct PowerCutSpace: Sendable {
     private var versionSector: [Int] = []
     private var versionAt: [Int] = []
     private var versionLength: [Int] = []
+    private var versionRecord: [Int] = []
 
     /// Replays `journal`.
     ///
@@ -38,8 +39,8 @@ public struct PowerCutSpace: Sendable {
         self.journal = journal
         var current: [Int] = [], durable: [Int] = [], history: [[Int]] = []
         var currentLength = 0, durableLength = 0
-        var open: (sync: PowerCutJournal.Sync, range: Range<Int>, entry: [Int], length: Int, lines: Int)?
-        var linesBeforeLastSync = 0
+        var open: (sync: PowerCutJournal.Sync, range: Range<Int>, entry: [Int], length: Int, lines: Int, record: Int)?
+        var linesBeforeLastSync = 0, durableLengthRecord = 0
         var changedSinceLastPoint = false
         for (index, record) in journal.records.enumerated() {
             switch record {
@@ -55,6 +56,7 @@ public struct PowerCutSpace: Sendable {
                     versionSector.append(change.sector)
                     versionAt.append(change.at)
                     versionLength.append(length)
+                    versionRecord.append(index)
                     current[change.sector] = version
                     history[change.sector].append(version)
                 }
@@ -72,12 +74,13 @@ public struct PowerCutSpace: Sendable {
                 }
                 pending.sort { $0.version < $1.version }
                 points.append(PowerCutPoint(record: index, lines: lines.count, linesBeforeLastSync: linesBeforeLastSync, durable: durable,
-                                            durableLength: durableLength, currentLength: currentLength, pending: pending))
+                                            durableLength: durableLength, durableLengthRecord: durableLengthRecord,
+                                            currentLength: currentLength, pending: pending))
             case .syncBegin(let sync):
                 guard open == nil else { throw CrashViolation("journal record \(index): a sync began while another ran") }
                 let range = sync.sectors(sectorSize: journal.sectorSize, fileLength: currentLength)
                 let entry = range.map { $0 < current.count ? current[$0] : -1 }
-                open = (sync, range, entry, currentLength, lines.count)
+                open = (sync, range, entry, currentLength, lines.count, index)
             case .syncEnd(let error):
                 guard let sync = open else { throw CrashViolation("journal record \(index): a sync returned that never began") }
                 open = nil
@@ -90,6 +93,7 @@ public struct PowerCutSpace: Sendable {
                 }
                 if durableLength != sync.length { changedSinceLastPoint = true }
                 durableLength = sync.length
+                durableLengthRecord = sync.record
             case .dropped:
                 droppedSyncs += 1
             case .line(let text):
@@ -138,7 +142,12 @@ public struct PowerCutSpace: Sendable {
             length = point.currentLength
         case .prefix(let count):
             for (sector, version) in point.pending.prefix(count) { chosen[sector] = version }
-            if count > 0 { length = versionLength[point.pending[min(count, point.pending.count) - 1].version] }
+            // The length when the last write of the prefix was made, unless a
+            // sync made a later length durable.
+            if count > 0, case let last = point.pending[min(count, point.pending.count) - 1].version,
+               versionRecord[last] > point.durableLengthRecord {
+                length = versionLength[last]
+            }
         case .subset(let seed):
             var random = SeededGenerator(seed: seed)
             var versions: [Int: [Int]] = [:]
