@@ -29,7 +29,8 @@ public struct PowerCutChecker {
     /// Checks the states from `first` on, handing each outcome to `report`
     /// before the next state is written.
     public mutating func run(from first: Int, report: (PowerCutOutcome) -> Void) throws {
-        let probeTime = (space.lines.compactMap { CrashLine(parsing: $0.dropLast())?.operation?.time }.max() ?? 0) + 3_600_000
+        // An hour after the writer's last operation.
+        let probeTime = (space.latestTime ?? PowerCutRunner.startTime) + 3_600_000
         for index in states.indices.dropFirst(first) {
             report(try check(index, probeTime: probeTime))
         }

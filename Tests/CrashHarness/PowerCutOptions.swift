@@ -3,9 +3,9 @@ import LMDB
 /// How `sharelog-crash power` runs: parsed from its command line.
 public struct PowerCutOptions: Sendable {
     /// The most states to check (distinct or not).
-    public var states = 300
+    public var states = 2000
     /// Operations the writer performs.
-    public var operations = 24
+    public var operations = 64
     /// Seeds the writer's operations and the choice of states.
     public var seed = UInt64.random(in: 0...UInt64(Int64.max))
     public var durability: Environment.Durability = .full

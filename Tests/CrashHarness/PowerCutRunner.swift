@@ -50,6 +50,9 @@ public struct PowerCutRunner {
     /// - Throws: `CrashViolation` when the writer or a checker fails in a
     ///   way that is not a state's verdict (a hang, a crash of the writer).
     public func run() throws -> PowerCutReport {
+        guard FileManager.default.fileExists(atPath: shim.path) else {
+            throw CrashViolation("\(shim.path) is missing: build it with 'swift build --product sharelog-powercut'")
+        }
         let directory = options.directory ?? (NSTemporaryDirectory() as NSString)
             .appendingPathComponent("sharelog-power-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -60,7 +63,7 @@ public struct PowerCutRunner {
         let states = Self.states(of: space, options: options)
         let promise = PowerCutPromise(options.durability)
         var report = PowerCutReport(durability: PowerCutOptions.name(of: options.durability), seed: options.seed)
-        report.acknowledged = space.lines.filter { CrashLine(parsing: $0.dropLast())?.event == .ack }.count
+        report.acknowledged = space.acknowledgements
         report.syncs = space.completedSyncs
         report.droppedSyncs = space.droppedSyncs
         report.points = space.points.count
@@ -70,7 +73,7 @@ public struct PowerCutRunner {
         while first < states.count {
             let outcome = try Subprocess.run(
                 executable.path, Self.checkerArguments(options, directory: directory, first: first),
-                environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LD_PRELOAD") },
+                environment: ProcessInfo.processInfo.environment,
                 timeout: Self.timeout)
             let lines = String(decoding: outcome.output, as: UTF8.self).split(separator: "\n")
             for line in lines {
@@ -113,7 +116,8 @@ public struct PowerCutRunner {
     /// Runs the writer under the shim to its end.
     private func runWriter(store: String, journal: String) throws {
         var environment = ProcessInfo.processInfo.environment
-        environment["LD_PRELOAD"] = shim.path
+        // After any library already preloaded (libfaketime in the year-ahead run).
+        environment["LD_PRELOAD"] = [environment["LD_PRELOAD"], shim.path].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ":")
         environment["SHARELOG_POWERCUT_FILE"] = store + "/data.mdb"
         environment["SHARELOG_POWERCUT_JOURNAL"] = journal
         environment["SHARELOG_POWERCUT_LINES_FD"] = "\(STDOUT_FILENO)"

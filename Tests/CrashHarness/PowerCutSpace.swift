@@ -20,6 +20,10 @@ public struct PowerCutSpace: Sendable {
     public private(set) var points: [PowerCutPoint] = []
     /// Every line the writer printed, in order.
     public private(set) var lines: [String] = []
+    /// The lines parsed (nil for one that is not a `CrashLine`), and how
+    /// many acknowledgements come before each line.
+    private var parsed: [CrashLine?] = []
+    private var acknowledgementsBefore: [Int] = [0]
     /// Syncs the shim skipped on purpose.
     public private(set) var droppedSyncs = 0
     /// Durable syncs that returned.
@@ -98,6 +102,9 @@ public struct PowerCutSpace: Sendable {
                 droppedSyncs += 1
             case .line(let text):
                 lines.append(text)
+                let line = CrashLine(parsing: text.dropLast())
+                parsed.append(line)
+                acknowledgementsBefore.append(acknowledgementsBefore[acknowledgementsBefore.count - 1] + (line?.event == .ack ? 1 : 0))
             case .write, .resize:
                 continue
             }
@@ -176,8 +183,8 @@ public struct PowerCutSpace: Sendable {
     ///
     /// - Throws: `CrashViolation` for a line that breaks the writer's protocol.
     public func history(at point: Int, treatingLast unacknowledged: Int = 0) throws(CrashViolation) -> CrashHistory {
-        let said = lines.prefix(points[point].lines).compactMap { CrashLine(parsing: $0.dropLast()) }
-        let acknowledged = said.filter { $0.event == .ack }.count
+        let said = parsed.prefix(points[point].lines).compactMap { $0 }
+        let acknowledged = acknowledged(at: point)
         var history = CrashHistory()
         var seen = 0
         for line in said {
@@ -210,9 +217,14 @@ public struct PowerCutSpace: Sendable {
         acknowledged(at: point) - acknowledgements(in: points[point].linesBeforeLastSync)
     }
 
-    private func acknowledgements(in count: Int) -> Int {
-        lines.prefix(count).filter { CrashLine(parsing: $0.dropLast())?.event == .ack }.count
-    }
+    /// Acknowledgements among the first `count` lines.
+    private func acknowledgements(in count: Int) -> Int { acknowledgementsBefore[count] }
+
+    /// Acknowledgements among all the lines.
+    public var acknowledgements: Int { acknowledgementsBefore[lines.count] }
+
+    /// The latest clock time of any operation the writer began.
+    public var latestTime: Int64? { parsed.compactMap { $0?.operation?.time }.max() }
 }
 
 extension PowerCutState.Kind {

@@ -125,20 +125,19 @@ func power(_ arguments: ArraySlice<String>) throws -> Never {
 /// Prints one JSON outcome per state, flushed before the next state.
 func powerCheck(_ arguments: ArraySlice<String>) throws -> Never {
     var remaining = Array(arguments)
-    guard let at = remaining.firstIndex(of: "--dir"), at + 1 < remaining.count,
-          let firstAt = remaining.firstIndex(of: "--first"), firstAt + 1 < remaining.count,
-          let first = Int(remaining[firstAt + 1])
-    else { fail("powercheck: needs --dir and --first", status: 2) }
-    let directory = remaining[at + 1]
-    remaining.removeSubrange(firstAt...firstAt + 1)
+    guard let at = remaining.firstIndex(of: "--first"), at + 1 < remaining.count, let first = Int(remaining[at + 1]) else {
+        fail("powercheck: needs --first", status: 2)
+    }
+    remaining.removeSubrange(at...at + 1)
     let options: PowerCutOptions
     do { options = try PowerCutOptions(arguments: remaining) } catch { fail(error.description, status: 2) }
+    guard let directory = options.directory else { fail("powercheck: needs --dir", status: 2) }
     let space = try PowerCutSpace(PowerCutJournal(contentsOf: directory + "/journal"))
     var checker = PowerCutChecker(space: space, states: PowerCutRunner.states(of: space, options: options), store: directory + "/store")
     let encoder = JSONEncoder()
     try checker.run(from: first) { outcome in
-        FileHandle.standardOutput.write((try? encoder.encode(outcome)) ?? Data())
-        FileHandle.standardOutput.write(Data("\n".utf8))
+        // One write per line: a checker that dies leaves whole lines.
+        FileHandle.standardOutput.write(((try? encoder.encode(outcome)) ?? Data()) + Data("\n".utf8))
     }
     exit(0)
 }

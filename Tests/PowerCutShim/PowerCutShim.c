@@ -215,6 +215,15 @@ __attribute__((constructor)) static void start(void) {
     pthread_mutex_unlock(&journal_lock);
 }
 
+/// The file as the process left it: without this last snapshot, no cut
+/// point would follow the last line the writer printed.
+__attribute__((destructor)) static void finish(void) {
+    if (!active) return;
+    pthread_mutex_lock(&journal_lock);
+    snapshot();
+    pthread_mutex_unlock(&journal_lock);
+}
+
 /// The file range that `[address, address + length)` maps, when it maps
 /// the watched file (read from /proc/self/maps); 0 when it does.
 static int mapped_range(const void *address, size_t length, uint64_t *offset) {

@@ -20,7 +20,10 @@ import TestSupport
         options.states = states
         options.seed = 7
         options.dropDataSync = dropDataSync
-        return try PowerCutRunner(options: options, executable: executable, shim: shim).run()
+        // The runner keeps the store of a broken run; the directory goes when the test ends.
+        let directory = TemporaryDirectory()
+        options.directory = directory.path
+        return try withExtendedLifetime(directory) { try PowerCutRunner(options: options, executable: executable, shim: shim).run() }
     }
 
     @Test func everyStateAPowerCutLeavesKeepsEveryAcknowledgedOperationWithFullDurability() throws {
