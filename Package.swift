@@ -10,6 +10,10 @@ let package = Package(
         .library(name: "ShareLog", targets: ["ShareLog"]),
         .library(name: "ShareSync", targets: ["ShareSync"]),
         .executable(name: "sharelog", targets: ["sharelog"]),
+        // The power-cut harness's LD_PRELOAD shim (docs/RELIABILITY.md
+        // "Power loss"). Not for clients: a shared library so that a writer
+        // process can preload it; nothing links it.
+        .library(name: "sharelog-powercut", type: .dynamic, targets: ["CPowerCut"]),
     ],
     targets: [
         // liblmdb from Debian's liblmdb-dev, found through pkg-config.
@@ -83,6 +87,10 @@ let package = Package(
         .executableTarget(name: "sharelog-fuzz", dependencies: ["FuzzTargets", "CFuzzDriver"], path: "Tests/FuzzDriver"),
         .target(name: "CrashHarness", dependencies: ["ShareLog", "SampleCards", "TestSupport"], path: "Tests/CrashHarness"),
         .executableTarget(name: "sharelog-crash", dependencies: ["CrashHarness"], path: "Tests/CrashRunner"),
+        // The power-cut shim: interposes msync, fsync, write and the like in
+        // a preloaded writer. Only the product above may contain it: linked
+        // into a process it would journal that process's own syncs.
+        .target(name: "CPowerCut", path: "Tests/PowerCutShim", linkerSettings: [.linkedLibrary("dl")]),
         .testTarget(
             name: "ReliabilityTests",
             dependencies: ["ShareLog", "ShareClip", "SampleCards", "LMDB", "TestSupport", "FuzzTargets", "CrashHarness", "sharelog", "sharelog-crash"]

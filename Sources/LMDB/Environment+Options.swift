@@ -58,7 +58,9 @@ extension Environment {
 
     /// What a commit promises once it returns.
     public enum Durability: Sendable, Hashable {
-        /// Two fsyncs per commit: a returned commit survives an OS crash.
+        /// Two syncs per commit (with `MDB_WRITEMAP`, two `msync(MS_SYNC)`:
+        /// the data, then the meta page): a returned commit survives an OS
+        /// crash or a power cut (docs/RELIABILITY.md "Power loss").
         case full
         /// `MDB_NOMETASYNC`: an OS crash may lose the last commit, never corrupt.
         case noMetaSync

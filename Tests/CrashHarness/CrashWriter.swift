@@ -1,4 +1,5 @@
 import Foundation
+import LMDB
 import ShareLog
 import TestSupport
 
@@ -18,6 +19,8 @@ public enum CrashWriter {
         public var time: Int64
         /// A bound, so a writer whose parent vanished without a SIGPIPE stops.
         public var maxOperations = 1_000_000
+        /// When its commits reach the disk (the power-cut harness varies it).
+        public var durability: Environment.Durability = .full
 
         public init(store: String, slot: Int, seed: UInt64, firstNumber: Int, time: Int64) {
             self.store = store
@@ -34,7 +37,9 @@ public enum CrashWriter {
     ///   reports the writer's unexpected exit.
     public static func run<Workload: CrashWorkload>(_ workload: Workload, from start: Start) throws {
         let clock = SteppedClock(start.time)
-        let store = try ShareStore.open(at: start.store, creatingIfMissing: true, options: CrashStore.options(clock: clock))
+        var options = CrashStore.options(clock: clock)
+        options.environment.durability = start.durability
+        let store = try ShareStore.open(at: start.store, creatingIfMissing: true, options: options)
         emit(CrashLine(.ready))
         var random = SeededGenerator(seed: start.seed, start.slot, start.firstNumber)
         var state = workload.makeWriterState()

@@ -9,6 +9,11 @@
 //   sharelog-crash upgrade [--kills N] [--seed S] [--shares N] [--json] …
 //       kills `sharelog upgrade` (built beside this executable) on copies of
 //       a large format-1 store and checks each copy (see UpgradeCrashRunner)
+//   sharelog-crash power [--states N] [--seed S] [--durability full|nometasync|nosync] [--json] …
+//       power cuts: runs a writer under the LD_PRELOAD shim and checks every
+//       state a power cut could leave (see PowerCutRunner)
+//   sharelog-crash powercheck --dir DIR --first N …
+//       the power-cut run's checker child
 //
 // Exit status: 0 every invariant held, 1 a violation, a hung writer, a run in
 // which nothing was acknowledged (it checked nothing) or another failure, 2 usage.
@@ -37,7 +42,14 @@ func writer(_ arguments: ArraySlice<String>) throws -> Never {
           let time = values["time"].flatMap(Int64.init),
           let workload = workloads[values["workload"] ?? "shares"]
     else { fail("writer: needs --store, --slot, --seed, --first and --time", status: 2) }
-    try CrashWriter.run(workload, from: CrashWriter.Start(store: store, slot: slot, seed: seed, firstNumber: first, time: time))
+    var start = CrashWriter.Start(store: store, slot: slot, seed: seed, firstNumber: first, time: time)
+    // The power-cut harness's writer: a durability mode, and a fixed number of operations.
+    if let name = values["durability"] {
+        guard let durability = PowerCutOptions.durabilities[name] else { fail("writer: bad --durability \(name)", status: 2) }
+        start.durability = durability
+    }
+    if let operations = values["operations"].flatMap(Int.init) { start.maxOperations = operations }
+    try CrashWriter.run(workload, from: start)
     exit(0)
 }
 
@@ -92,6 +104,44 @@ func pin(_ arguments: ArraySlice<String>) throws -> Never {
     fail("pin: the read ended", status: 1)
 }
 
+// MARK: power cuts (docs/RELIABILITY.md "Power loss")
+
+/// `power [options]`: the power-cut run's parent; the shim is built beside
+/// this executable.
+func power(_ arguments: ArraySlice<String>) throws -> Never {
+    let options: PowerCutOptions
+    do { options = try PowerCutOptions(arguments: Array(arguments)) } catch { fail(error.description, status: 2) }
+    let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    let shim = executable.deletingLastPathComponent().appendingPathComponent("libsharelog-powercut.so")
+    guard FileManager.default.fileExists(atPath: shim.path) else {
+        fail("\(shim.path) is missing: build it with 'swift build --product sharelog-powercut'", status: 1)
+    }
+    let report = try PowerCutRunner(options: options, executable: executable, shim: shim).run()
+    print(options.json ? report.json : report.text)
+    exit(report.passed ? 0 : 1)
+}
+
+/// `powercheck --dir DIR … --first N`: the power-cut run's checker child.
+/// Prints one JSON outcome per state, flushed before the next state.
+func powerCheck(_ arguments: ArraySlice<String>) throws -> Never {
+    var remaining = Array(arguments)
+    guard let at = remaining.firstIndex(of: "--first"), at + 1 < remaining.count, let first = Int(remaining[at + 1]) else {
+        fail("powercheck: needs --first", status: 2)
+    }
+    remaining.removeSubrange(at...at + 1)
+    let options: PowerCutOptions
+    do { options = try PowerCutOptions(arguments: remaining) } catch { fail(error.description, status: 2) }
+    guard let directory = options.directory else { fail("powercheck: needs --dir", status: 2) }
+    let space = try PowerCutSpace(PowerCutJournal(contentsOf: directory + "/journal"))
+    var checker = PowerCutChecker(space: space, states: PowerCutRunner.states(of: space, options: options), store: directory + "/store")
+    let encoder = JSONEncoder()
+    try checker.run(from: first) { outcome in
+        // One write per line: a checker that dies leaves whole lines.
+        FileHandle.standardOutput.write(((try? encoder.encode(outcome)) ?? Data()) + Data("\n".utf8))
+    }
+    exit(0)
+}
+
 let arguments = CommandLine.arguments.dropFirst()
 do {
     switch arguments.first {
@@ -100,7 +150,9 @@ do {
     case "reader": exit(GrowthReader.main(Array(arguments.dropFirst())))
     case "pin": try pin(arguments.dropFirst())
     case "upgrade": try upgrade(arguments.dropFirst())
-    default: fail("usage: sharelog-crash run [options] | writer [options] | upgrade [options]\n\(CrashRunOptions.usage)\n\(UpgradeCrashOptions.usage)", status: 2)
+    case "power": try power(arguments.dropFirst())
+    case "powercheck": try powerCheck(arguments.dropFirst())
+    default: fail("usage: sharelog-crash run [options] | writer [options] | upgrade [options] | power [options]\n\(CrashRunOptions.usage)\n\(UpgradeCrashOptions.usage)\n\(PowerCutOptions.usage)", status: 2)
     }
 } catch {
     fail("\(error)", status: 1)
