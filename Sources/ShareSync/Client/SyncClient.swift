@@ -26,38 +26,17 @@ public enum SyncClient {
         let handshake = ClientHandshake(
             role: request.role, directions: request.role == .clip ? [] : request.directions, replica: store.replicaID, epoch: store.epoch,
             key: request.key, nonce: HandshakeNonce(bytes: SyncKey.randomNonce())!)
-        do {
-            try messages.send(handshake.start, deadline: deadline)
-        } catch { throw .transport(error) }
-        let answer: Message
-        let incoming: MessageChannel.Incoming
-        // A welcome that does not decode is told to the server, as every other failure is.
-        do { incoming = try messages.receive(orWake: nil, deadline: deadline) } catch {
-            if let message = error.errorMessage { try? messages.send(message, deadline: deadline) }
-            throw error
-        }
-        switch incoming {
-        case .message(let message): answer = message
-        case .closed: throw .peerClosed
-        case .timedOut, .woken: throw .transport(.timedOut(waitingFor: "the server's welcome"))
-        }
-        let established: (peer: EstablishedPeer, send: [Message])
-        do { established = try handshake.receive(answer) } catch {
-            if let message = SyncFailure.handshake(error).errorMessage { try? messages.send(message, deadline: deadline) }
-            throw .handshake(error)
-        }
-        if let renewal = try renewIfRestored(store: store, peerHolds: established.peer.heldOfYou) {
-            try? messages.send(.bye, deadline: deadline)
+        let peer: EstablishedPeer
+        switch try HandshakeExchange.client(handshake, over: messages, store: store, deadline: deadline) {
+        case .established(let established): peer = established
+        case .renewed(let renewal, let established):
             var summary = SyncSummary()
-            summary.peer = established.peer.replica
+            summary.peer = established.replica
             summary.identityRenewal = renewal
             return summary
         }
-        for message in established.send {
-            do { try messages.send(message, deadline: deadline) } catch { throw .transport(error) }
-        }
         let runner = try SessionRunner(
-            store: store, messages: messages, peer: established.peer, isClient: true, options: options, wake: wake, context: context,
+            store: store, messages: messages, peer: peer, isClient: true, options: options, wake: wake, context: context,
             fetch: request.names)
         return try withCommitWatch(store: store, context: context, when: request.directions.contains(.follow)) { () throws(SyncFailure) in
             try runner.run(progress: progress)
@@ -113,15 +92,5 @@ public enum SyncClient {
         } catch {
             throw .transport(.system(operation: "connect", errno: 0))
         }
-    }
-
-    /// Renews this store's identity when the server holds more of its own
-    /// events than it made; nil when it does not.
-    private static func renewIfRestored(store: ShareStore, peerHolds: UInt64) throws(SyncFailure) -> IdentityRenewal? {
-        do {
-            let made = try store.originCounter()
-            guard peerHolds > made else { return nil }
-            return try store.renewIdentity(reason: .peerHoldsNewerEvents(peerHolds: peerHolds, madeHere: made))
-        } catch let error as ShareLogError { throw .store(error) } catch { throw .store(.corruptMeta("replica")) }
     }
 }

@@ -21,7 +21,9 @@ struct ServerSession {
             let messages = MessageChannel(channel, maxFrameBytes: configuration.options.maxFrameBytes)
             let wake = try context.registeredSignal()
             defer { context.release(wake) }
-            let peer = try handshake(messages, deadline: deadline)
+            let handshake = ServerHandshake(
+                replica: store.replicaID, epoch: store.epoch, key: configuration.key, nonce: HandshakeNonce(bytes: SyncKey.randomNonce())!)
+            let peer = try HandshakeExchange.server(handshake, over: messages, store: store, deadline: deadline)
             peerText += " \(peer.role) \(peer.replica)"
             let runner = try SessionRunner(
                 store: store, messages: messages, peer: peer, isClient: false, options: configuration.options, wake: wake, context: context)
@@ -36,40 +38,6 @@ struct ServerSession {
         } catch {
             return "session \(peerText): closed: \(error)"
         }
-    }
-
-    private func handshake(_ messages: MessageChannel, deadline: ContinuousClock.Instant) throws(SyncFailure) -> EstablishedPeer {
-        var handshake = ServerHandshake(
-            replica: store.replicaID, epoch: store.epoch, key: configuration.key, nonce: HandshakeNonce(bytes: SyncKey.randomNonce())!)
-        do {
-            let hello = try next(messages, deadline: deadline, waitingFor: "a hello")
-            let (welcome, established) = try handshake.receive(hello: hello) { replica in try store.highestCounter(of: replica) }
-            try send(welcome, messages, deadline)
-            if let established { return established }
-            return try handshake.receive(proof: try next(messages, deadline: deadline, waitingFor: "the client's proof"))
-        } catch let failure as HandshakeFailure {
-            if let message = SyncFailure.handshake(failure).errorMessage { try? messages.send(message, deadline: deadline) }
-            throw .handshake(failure)
-        } catch let failure as SyncFailure {
-            if let message = failure.errorMessage { try? messages.send(message, deadline: deadline) }
-            throw failure
-        } catch let error as ShareLogError {
-            throw .store(error)
-        } catch {
-            throw .handshake(.unexpected(.hello))
-        }
-    }
-
-    private func next(_ messages: MessageChannel, deadline: ContinuousClock.Instant, waitingFor what: String) throws(SyncFailure) -> Message {
-        switch try messages.receive(orWake: nil, deadline: deadline) {
-        case .message(let message): return message
-        case .closed: throw .peerClosed
-        case .timedOut, .woken: throw .transport(.timedOut(waitingFor: "\(what) (handshake timeout)"))
-        }
-    }
-
-    private func send(_ message: Message, _ messages: MessageChannel, _ deadline: ContinuousClock.Instant) throws(SyncFailure) {
-        do { try messages.send(message, deadline: deadline) } catch { throw .transport(error) }
     }
 
     private static func directions(_ peer: EstablishedPeer) -> String {

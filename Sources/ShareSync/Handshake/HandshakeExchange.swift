@@ -1,0 +1,95 @@
+import ShareLog
+
+/// Runs the handshake machines over a message channel: the one place where
+/// a hello, a welcome and a proof are sent and received, for `ServerSession`,
+/// `SyncClient` and the session fuzz target alike.
+///
+/// Every wait ends at `deadline` (`nil`: none). A failure is told to the
+/// peer (its `error` message, when it has one) before it is thrown, as
+/// every session failure is.
+enum HandshakeExchange {
+    /// How a client's handshake ended.
+    enum ClientOutcome {
+        /// The session may start; the messages the machine had to send
+        /// first (the proof) are sent.
+        case established(EstablishedPeer)
+        /// The server holds more of this replica's own events than it
+        /// made: this store was restored from an older copy. It took a new
+        /// identity, and `bye` was sent.
+        case renewed(IdentityRenewal, peer: EstablishedPeer)
+    }
+
+    /// The server's side: the hello, the welcome, and the proof a keyed
+    /// server waits for.
+    static func server(
+        _ handshake: ServerHandshake, over messages: MessageChannel, store: ShareStore, deadline: ContinuousClock.Instant?
+    ) throws(SyncFailure) -> EstablishedPeer {
+        var handshake = handshake
+        do {
+            let hello = try next(messages, deadline: deadline, waitingFor: "a hello")
+            let (welcome, established) = try handshake.receive(hello: hello) { replica in try store.highestCounter(of: replica) }
+            try send(welcome, over: messages, deadline: deadline)
+            if let established { return established }
+            return try handshake.receive(proof: try next(messages, deadline: deadline, waitingFor: "the client's proof"))
+        } catch let failure as HandshakeFailure {
+            throw told(.handshake(failure), messages, deadline)
+        } catch let failure as SyncFailure {
+            throw told(failure, messages, deadline)
+        } catch let error as ShareLogError {
+            throw .store(error)
+        } catch {
+            throw .handshake(.unexpected(.hello))
+        }
+    }
+
+    /// The client's side: the hello, the server's welcome, a check that
+    /// this store was not restored behind the server's back, then the proof.
+    static func client(
+        _ handshake: ClientHandshake, over messages: MessageChannel, store: ShareStore, deadline: ContinuousClock.Instant?
+    ) throws(SyncFailure) -> ClientOutcome {
+        try send(handshake.start, over: messages, deadline: deadline)
+        let established: (peer: EstablishedPeer, send: [Message])
+        do {
+            established = try handshake.receive(try next(messages, deadline: deadline, waitingFor: "the server's welcome"))
+        } catch let failure as HandshakeFailure {
+            throw told(.handshake(failure), messages, deadline)
+        } catch let failure as SyncFailure {
+            // A welcome that does not decode is told to the server too.
+            throw told(failure, messages, deadline)
+        } catch {
+            throw .handshake(.unexpected(.welcome))
+        }
+        if let renewal = try renewIfRestored(store: store, peerHolds: established.peer.heldOfYou) {
+            try? messages.send(.bye, deadline: deadline)
+            return .renewed(renewal, peer: established.peer)
+        }
+        for message in established.send { try send(message, over: messages, deadline: deadline) }
+        return .established(established.peer)
+    }
+
+    private static func renewIfRestored(store: ShareStore, peerHolds: UInt64) throws(SyncFailure) -> IdentityRenewal? {
+        do {
+            let made = try store.originCounter()
+            guard peerHolds > made else { return nil }
+            return try store.renewIdentity(reason: .peerHoldsNewerEvents(peerHolds: peerHolds, madeHere: made))
+        } catch let error as ShareLogError { throw .store(error) } catch { throw .store(.corruptMeta("replica")) }
+    }
+
+    private static func next(_ messages: MessageChannel, deadline: ContinuousClock.Instant?, waitingFor what: String) throws(SyncFailure) -> Message {
+        switch try messages.receive(orWake: nil, deadline: deadline) {
+        case .message(let message): return message
+        case .closed: throw .peerClosed
+        case .timedOut, .woken: throw .transport(.timedOut(waitingFor: "\(what) (handshake timeout)"))
+        }
+    }
+
+    private static func send(_ message: Message, over messages: MessageChannel, deadline: ContinuousClock.Instant?) throws(SyncFailure) {
+        do { try messages.send(message, deadline: deadline) } catch { throw .transport(error) }
+    }
+
+    /// `failure`, once the peer has been sent its `error` message.
+    private static func told(_ failure: SyncFailure, _ messages: MessageChannel, _ deadline: ContinuousClock.Instant?) -> SyncFailure {
+        if let message = failure.errorMessage { try? messages.send(message, deadline: deadline) }
+        return failure
+    }
+}
