@@ -69,22 +69,27 @@ struct SyncAudit {
                 return
             }
             created[name] = entry.position
-            guard let card = creation.vCard else {
+            let index: Int
+            if let card = creation.vCard {
+                guard let found = cards[card] else {
+                    fail("share \(name) holds a card of \(card.count) bytes that no writer began to create")
+                    return
+                }
+                index = found
+                if let acknowledged = model.creations[name], acknowledged.card != index {
+                    fail("share \(name) holds card \(index), but its writer acknowledged card \(acknowledged.card)")
+                }
+            } else {
                 // Sent without its card: only a revoked share's creation is.
                 if !model.revokeBegun(name) { fail("share \(name) came without its card, but no writer began a revoke of it") }
-                return
-            }
-            guard let index = cards[card] else {
-                fail("share \(name) holds a card of \(card.count) bytes that no writer began to create")
-                return
+                // Revokes target acknowledged creates only, whose card the ack names.
+                guard let acknowledged = model.creations[name] else { return }
+                index = acknowledged.card
             }
             if let holder = cardHolders[index] {
                 fail("card \(index) is there twice, as share \(holder) and share \(name)")
             }
             cardHolders[index] = name
-            if let acknowledged = model.creations[name], acknowledged.card != index {
-                fail("share \(name) holds card \(index), but its writer acknowledged card \(acknowledged.card)")
-            }
         case .shareExpired(let end):
             let name = end.recordName
             if let earlier = ended[name] {
