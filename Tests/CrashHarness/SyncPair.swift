@@ -140,9 +140,12 @@ final class SyncPair {
         let model = SyncModel(history)
         var violations: [CrashViolation] = []
         for (label, path) in [("A", pathA), ("B", pathB)] {
-            var audit = SyncAudit(model: model, store: try Self.open(path), label: label, at: Self.nowTime)
+            let store = try Self.open(path)
+            var audit = SyncAudit(model: model, store: store, label: label, at: Self.nowTime)
             let outcome = try audit.run()
-            violations += outcome.check.violations
+            var invariants = CrashCheck()
+            try StoreInvariants.check(store, into: &invariants)
+            violations += outcome.check.violations + invariants.violations.map { CrashViolation("\(label): \($0)") }
             report.operationsChecked += outcome.check.operationsChecked
             inDoubtCreatesApplied = outcome.check.inDoubtApplied
             events[label] = outcome.check.events
