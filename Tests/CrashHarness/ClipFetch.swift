@@ -41,8 +41,6 @@ final class ClipFetch {
         self.server = server
     }
 
-    deinit { running?.process.kill() }
-
     var isRunning: Bool { running != nil }
 
     /// The App Clip link of `name` on the default domain, written out by

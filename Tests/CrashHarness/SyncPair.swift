@@ -117,9 +117,8 @@ final class SyncPair {
     ///   still apart after 10 sessions or `convergeTimeout`.
     func converge() throws -> Int {
         let deadline = Deadline("A and B hold the same events", timeout: options.convergeTimeout)
-        let command = SharelogCommand(executable: sessions.command.executable, store: pathB, now: Self.now)
         for count in 1...10 {
-            let outcome = try command.run(sessions.arguments, timeout: options.convergeTimeout)
+            let outcome = try sessions.command.run(sessions.arguments, timeout: options.convergeTimeout)
             guard !outcome.signaled, outcome.status == 0 else {
                 throw CrashViolation("the converging sync --both session \(count) ended with status \(outcome.status): "
                     + String(decoding: outcome.error, as: UTF8.self))

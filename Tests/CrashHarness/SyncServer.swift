@@ -21,8 +21,6 @@ final class SyncServer {
         self.socket = socket
     }
 
-    deinit { process?.kill() }
-
     var endpoint: String { "unix:\(socket)" }
 
     /// Whether a server process is up (started and not yet seen to end).

@@ -30,8 +30,6 @@ final class SyncSessions {
         self.server = server
     }
 
-    deinit { session?.kill() }
-
     var arguments: [String] { ["sync", "--connect", server.endpoint, "--both", "--json"] }
 
     /// Whether a session process is running now.
