@@ -8,7 +8,8 @@ import TestSupport
 /// it can be printed in the `begin` line) and performs it. The checker side
 /// runs in the parent on the reopened store and compares it with the
 /// history of acknowledged and in-doubt operations. `ShareWorkload` is the
-/// first workload; sync between replicas will add others.
+/// single store's workload; `SyncWorkload` is the one a pair of syncing
+/// stores runs (`SyncCrashRunner`).
 public protocol CrashWorkload: Sendable {
     /// What one writer incarnation remembers between its operations.
     associatedtype WriterState

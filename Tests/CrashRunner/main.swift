@@ -14,6 +14,10 @@
 //       state a power cut could leave (see PowerCutRunner)
 //   sharelog-crash powercheck --dir DIR --first N …
 //       the power-cut run's checker child
+//   sharelog-crash sync [--kills N] [--seed S] [--json] …
+//       kills the server, the syncing client or a writer of a pair of main
+//       stores that sync, with `sharelog` built beside this executable, and
+//       checks the pair after each kill (see SyncCrashRunner)
 //
 // Exit status: 0 every invariant held, 1 a violation, a hung writer, a run in
 // which nothing was acknowledged (it checked nothing) or another failure, 2 usage.
@@ -28,7 +32,7 @@ func fail(_ message: String, status: Int32) -> Never {
 }
 
 /// Every workload, by the name `--workload` selects.
-let workloads: [String: any CrashWorkload] = [ShareWorkload().name: ShareWorkload()]
+let workloads: [String: any CrashWorkload] = [ShareWorkload().name: ShareWorkload(), SyncWorkload().name: SyncWorkload()]
 
 func writer(_ arguments: ArraySlice<String>) throws -> Never {
     var values: [String: String] = [:]
@@ -73,18 +77,37 @@ func runHarness<Workload: CrashWorkload>(_ workload: Workload, options: CrashRun
     }
 }
 
-func upgrade(_ arguments: ArraySlice<String>) throws -> Never {
-    let options: UpgradeCrashOptions
-    do { options = try UpgradeCrashOptions(arguments: Array(arguments)) } catch { fail(error.description, status: 2) }
+/// The `sharelog` executable built beside this one; exits 1 when it is missing.
+func builtSharelog() -> URL {
     let sharelog = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         .deletingLastPathComponent().appendingPathComponent("sharelog")
     guard FileManager.default.isExecutableFile(atPath: sharelog.path) else {
         fail("\(sharelog.path) is missing: build it with 'swift build --product sharelog'", status: 1)
     }
+    return sharelog
+}
+
+func upgrade(_ arguments: ArraySlice<String>) throws -> Never {
+    let options: UpgradeCrashOptions
+    do { options = try UpgradeCrashOptions(arguments: Array(arguments)) } catch { fail(error.description, status: 2) }
+    let sharelog = builtSharelog()
     let report = try UpgradeCrashRunner(options: options, sharelog: sharelog).run { report in
         guard !options.json else { return }
         FileHandle.standardOutput.write(Data(
             "kill \(report.kills): \(report.before) before, \(report.during) during, \(report.after) after, \(report.exited) exited\n".utf8))
+    }
+    print(options.json ? report.json : report.text)
+    exit(report.passed ? 0 : 1)
+}
+
+func sync(_ arguments: ArraySlice<String>) throws -> Never {
+    let options: SyncCrashOptions
+    do { options = try SyncCrashOptions(arguments: Array(arguments)) } catch { fail(error.description, status: 2) }
+    let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    let report = try SyncCrashRunner(options: options, executable: executable, sharelog: builtSharelog()).run { report in
+        guard !options.json else { return }
+        let victims = report.killsByVictim.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        FileHandle.standardOutput.write(Data("kill \(report.kills): \(victims); \(report.convergingSessions) converging sessions\n".utf8))
     }
     print(options.json ? report.json : report.text)
     exit(report.passed ? 0 : 1)
@@ -152,7 +175,10 @@ do {
     case "upgrade": try upgrade(arguments.dropFirst())
     case "power": try power(arguments.dropFirst())
     case "powercheck": try powerCheck(arguments.dropFirst())
-    default: fail("usage: sharelog-crash run [options] | writer [options] | upgrade [options] | power [options]\n\(CrashRunOptions.usage)\n\(UpgradeCrashOptions.usage)\n\(PowerCutOptions.usage)", status: 2)
+    case "sync": try sync(arguments.dropFirst())
+    default:
+        fail("usage: sharelog-crash run [options] | writer [options] | upgrade [options] | sync [options] | power [options]\n"
+            + "\(CrashRunOptions.usage)\n\(UpgradeCrashOptions.usage)\n\(SyncCrashOptions.usage)\n\(PowerCutOptions.usage)", status: 2)
     }
 } catch {
     fail("\(error)", status: 1)
