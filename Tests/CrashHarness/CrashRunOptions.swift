@@ -35,36 +35,24 @@ public struct CrashRunOptions: Sendable {
     ///
     /// - Throws: `CrashViolation` with the usage text for anything unknown.
     public init(arguments: [String]) throws(CrashViolation) {
-        var remaining = arguments[...]
-        func value(_ flag: String) throws(CrashViolation) -> String {
-            guard let value = remaining.popFirst() else { throw CrashViolation("\(flag) needs a value\n\(Self.usage)") }
-            return value
-        }
-        func number(_ flag: String, minimum: Int) throws(CrashViolation) -> Int {
-            guard let number = Int(try value(flag)), number >= minimum else {
-                throw CrashViolation("\(flag) needs a whole number of at least \(minimum)\n\(Self.usage)")
-            }
-            return number
-        }
-        while let flag = remaining.popFirst() {
+        var scanner = OptionScanner(arguments, usage: Self.usage)
+        while let flag = scanner.nextFlag() {
             switch flag {
-            case "--kills": kills = try number(flag, minimum: 1)
-            case "--kills-per-store": killsPerStore = try number(flag, minimum: 1)
-            case "--max-delay-ms": maxDelayMilliseconds = try number(flag, minimum: 0)
-            case "--seed":
-                guard let seed = UInt64(try value(flag)) else { throw CrashViolation("--seed needs a number\n\(Self.usage)") }
-                self.seed = seed
+            case "--kills": kills = try scanner.number(flag, in: 1...Int.max)
+            case "--kills-per-store": killsPerStore = try scanner.number(flag, in: 1...Int.max)
+            case "--max-delay-ms": maxDelayMilliseconds = try scanner.number(flag, in: 0...Int.max)
+            case "--seed": seed = try scanner.seed(flag)
             case "--writers":
-                let counts = try value(flag).split(separator: ",").map { Int($0) }
+                let counts = try scanner.value(flag).split(separator: ",").map { Int($0) }
                 guard !counts.isEmpty, counts.allSatisfy({ ($0 ?? 0) >= 1 && ($0 ?? 0) <= 16 }) else {
-                    throw CrashViolation("--writers needs counts from 1 to 16, such as 3 or 1,3\n\(Self.usage)")
+                    throw scanner.failure("--writers needs counts from 1 to 16, such as 3 or 1,3")
                 }
                 writers = counts.compactMap { $0 }
-            case "--dir": directory = try value(flag)
+            case "--dir": directory = try scanner.value(flag)
             case "--keep": keep = true
             case "--json": json = true
-            case "--workload": workload = try value(flag)
-            default: throw CrashViolation("unknown option \(flag)\n\(Self.usage)")
+            case "--workload": workload = try scanner.value(flag)
+            default: throw scanner.failure("unknown option \(flag)")
             }
         }
     }

@@ -54,4 +54,27 @@ extension CrashWorkload {
         try StoreInvariants.check(store, into: &check)
         return check
     }
+
+    /// Creates `operation`'s share (its card and TTL) and returns once it
+    /// is durably committed.
+    func createShare(_ operation: CrashOperation, on store: ShareStore) throws -> CrashResult {
+        guard let card = operation.card, let ttl = operation.ttlSeconds else {
+            throw CrashViolation("create without a card or ttl: \(operation)")
+        }
+        let created = try store.create(vCard: CrashCard.bytes(index: card), ttl: .seconds(ttl))
+        return CrashResult(recordName: created.recordName.description, expiresAt: created.expiresAt.milliseconds)
+    }
+
+    /// The usual `probe`: creates card 900,000,000 + `number` with
+    /// `ttlSeconds` at `time`, and reads it back.
+    func probeCreate(number: Int, time: Int64, ttlSeconds: Int64, on store: ShareStore) throws -> CrashHistory.Acknowledged {
+        let operation = CrashOperation(slot: CrashOperation.probeSlot, number: number, kind: "create", time: time,
+                                       card: 900_000_000 + number, ttlSeconds: ttlSeconds)
+        let created = try createShare(operation, on: store)
+        guard let name = created.recordName.flatMap(RecordName.init),
+              case .live(let share) = try store.fetch(name, at: Timestamp(milliseconds: time)),
+              share.vCard == CrashCard.bytes(index: 900_000_000 + number)
+        else { throw CrashViolation("the probe share \(created.recordName ?? "?") does not read back after its create") }
+        return CrashHistory.Acknowledged(operation: operation, result: created)
+    }
 }

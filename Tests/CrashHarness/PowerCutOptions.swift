@@ -37,34 +37,22 @@ public struct PowerCutOptions: Sendable {
     ///
     /// - Throws: `CrashViolation` with the usage text for anything unknown.
     public init(arguments: [String]) throws(CrashViolation) {
-        var remaining = arguments[...]
-        func value(_ flag: String) throws(CrashViolation) -> String {
-            guard let value = remaining.popFirst() else { throw CrashViolation("\(flag) needs a value\n\(Self.usage)") }
-            return value
-        }
-        func number(_ flag: String) throws(CrashViolation) -> Int {
-            guard let number = Int(try value(flag)), number >= 1 else {
-                throw CrashViolation("\(flag) needs a whole number of at least 1\n\(Self.usage)")
-            }
-            return number
-        }
-        while let flag = remaining.popFirst() {
+        var scanner = OptionScanner(arguments, usage: Self.usage)
+        while let flag = scanner.nextFlag() {
             switch flag {
-            case "--states": states = try number(flag)
-            case "--operations": operations = try number(flag)
-            case "--seed":
-                guard let seed = UInt64(try value(flag)) else { throw CrashViolation("--seed needs a number\n\(Self.usage)") }
-                self.seed = seed
+            case "--states": states = try scanner.number(flag, in: 1...Int.max)
+            case "--operations": operations = try scanner.number(flag, in: 1...Int.max)
+            case "--seed": seed = try scanner.seed(flag)
             case "--durability":
-                guard let durability = Self.durabilities[try value(flag)] else {
-                    throw CrashViolation("--durability is full, nometasync or nosync\n\(Self.usage)")
+                guard let durability = Self.durabilities[try scanner.value(flag)] else {
+                    throw scanner.failure("--durability is full, nometasync or nosync")
                 }
                 self.durability = durability
-            case "--dir": directory = try value(flag)
+            case "--dir": directory = try scanner.value(flag)
             case "--keep": keep = true
             case "--json": json = true
             case "--drop-data-msync": dropDataSync = true
-            default: throw CrashViolation("unknown option \(flag)\n\(Self.usage)")
+            default: throw scanner.failure("unknown option \(flag)")
             }
         }
     }

@@ -51,7 +51,7 @@ public struct ShareWorkload: CrashWorkload {
     public func perform(_ operation: CrashOperation, on store: ShareStore, state: inout WriterState) throws -> CrashResult {
         switch operation.kind {
         case Kind.create:
-            let created = try create(operation, on: store)
+            let created = try createShare(operation, on: store)
             state.revocable.append((created.recordName ?? "", created.expiresAt ?? 0, operation.card ?? 0))
             return created
         case Kind.read:
@@ -88,22 +88,7 @@ public struct ShareWorkload: CrashWorkload {
     }
 
     public func probe(number: Int, time: Int64, on store: ShareStore) throws -> CrashHistory.Acknowledged {
-        let operation = CrashOperation(slot: CrashOperation.probeSlot, number: number, kind: Kind.create, time: time,
-                                       card: 900_000_000 + number, ttlSeconds: 600)
-        let created = try create(operation, on: store)
-        guard let name = created.recordName.flatMap(RecordName.init),
-              case .live(let share) = try store.fetch(name, at: Timestamp(milliseconds: time)),
-              share.vCard == CrashCard.bytes(index: 900_000_000 + number)
-        else { throw CrashViolation("the probe share \(created.recordName ?? "?") does not read back after its create") }
-        return CrashHistory.Acknowledged(operation: operation, result: created)
-    }
-
-    private func create(_ operation: CrashOperation, on store: ShareStore) throws -> CrashResult {
-        guard let card = operation.card, let ttl = operation.ttlSeconds else {
-            throw CrashViolation("create without a card or ttl: \(operation)")
-        }
-        let created = try store.create(vCard: CrashCard.bytes(index: card), ttl: .seconds(ttl))
-        return CrashResult(recordName: created.recordName.description, expiresAt: created.expiresAt.milliseconds)
+        try probeCreate(number: number, time: time, ttlSeconds: 600, on: store)
     }
 
     public func check(_ history: CrashHistory, in store: ShareStore) throws -> CrashCheck {

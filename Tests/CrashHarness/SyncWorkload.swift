@@ -48,7 +48,7 @@ public struct SyncWorkload: CrashWorkload {
     public func perform(_ operation: CrashOperation, on store: ShareStore, state: inout WriterState) throws -> CrashResult {
         switch operation.kind {
         case Kind.create:
-            let created = try create(operation, on: store)
+            let created = try createShare(operation, on: store)
             state.revocable.append(created.recordName ?? "")
             return created
         case Kind.revoke:
@@ -65,22 +65,7 @@ public struct SyncWorkload: CrashWorkload {
     /// Creates a share of card `900_000_000 + number` through the runner's
     /// own handle and reads it back.
     public func probe(number: Int, time: Int64, on store: ShareStore) throws -> CrashHistory.Acknowledged {
-        let operation = CrashOperation(slot: CrashOperation.probeSlot, number: number, kind: Kind.create, time: time,
-                                       card: 900_000_000 + number, ttlSeconds: Self.ttlSeconds)
-        let created = try create(operation, on: store)
-        guard let name = created.recordName.flatMap(RecordName.init),
-              case .live(let share) = try store.fetch(name, at: Timestamp(milliseconds: time)),
-              share.vCard == CrashCard.bytes(index: 900_000_000 + number)
-        else { throw CrashViolation("the probe share \(created.recordName ?? "?") does not read back after its create") }
-        return CrashHistory.Acknowledged(operation: operation, result: created)
-    }
-
-    private func create(_ operation: CrashOperation, on store: ShareStore) throws -> CrashResult {
-        guard let card = operation.card, let ttl = operation.ttlSeconds else {
-            throw CrashViolation("create without a card or ttl: \(operation)")
-        }
-        let created = try store.create(vCard: CrashCard.bytes(index: card), ttl: .seconds(ttl))
-        return CrashResult(recordName: created.recordName.description, expiresAt: created.expiresAt.milliseconds)
+        try probeCreate(number: number, time: time, ttlSeconds: Self.ttlSeconds, on: store)
     }
 
     /// Checks one side of the pair against every side's history (see `SyncAudit`).

@@ -24,28 +24,16 @@ public struct UpgradeCrashOptions: Sendable {
     ///
     /// - Throws: `CrashViolation` with the usage text for anything unknown.
     public init(arguments: [String]) throws(CrashViolation) {
-        var remaining = arguments[...]
-        func value(_ flag: String) throws(CrashViolation) -> String {
-            guard let value = remaining.popFirst() else { throw CrashViolation("\(flag) needs a value\n\(Self.usage)") }
-            return value
-        }
-        func number(_ flag: String, in range: ClosedRange<Int>) throws(CrashViolation) -> Int {
-            guard let number = Int(try value(flag)), range.contains(number) else {
-                throw CrashViolation("\(flag) needs a whole number from \(range.lowerBound) to \(range.upperBound)\n\(Self.usage)")
-            }
-            return number
-        }
-        while let flag = remaining.popFirst() {
+        var scanner = OptionScanner(arguments, usage: Self.usage)
+        while let flag = scanner.nextFlag() {
             switch flag {
-            case "--kills": kills = try number(flag, in: 1...1_000_000)
-            case "--shares": shares = try number(flag, in: 1...Format1Store.maximumShares)
-            case "--seed":
-                guard let seed = UInt64(try value(flag)) else { throw CrashViolation("--seed needs a number\n\(Self.usage)") }
-                self.seed = seed
-            case "--dir": directory = try value(flag)
+            case "--kills": kills = try scanner.number(flag, in: 1...1_000_000)
+            case "--shares": shares = try scanner.number(flag, in: 1...Format1Store.maximumShares)
+            case "--seed": seed = try scanner.seed(flag)
+            case "--dir": directory = try scanner.value(flag)
             case "--keep": keep = true
             case "--json": json = true
-            default: throw CrashViolation("unknown option \(flag)\n\(Self.usage)")
+            default: throw scanner.failure("unknown option \(flag)")
             }
         }
     }
