@@ -215,7 +215,7 @@ active proctype Faults() {
     :: budget > 0 -> atomic { budget--; s = 0; do :: s < SESSIONS - 1 -> s++ :: break od;
         if :: toR[s]?_,_,_,_,_ :: toS[s]?_,_,_,_,_ fi }             /* one message lost, the rest delivered */
     :: budget > 0 -> atomic { budget--; s = 0; do :: s < SESSIONS - 1 -> s++ :: break od;
-        if :: toR[s]?m,a,b,c,d -> toR[s]!m,a,b,c,d :: toS[s]?m,a,b,c,d -> toS[s]!m,a,b,c,d fi }  /* moved behind the next */
+        if :: toR[s]?m,a,b,c,d -> toR[s]!m,a,b,c,d :: toS[s]?m,a,b,c,d -> toS[s]!m,a,b,c,d fi }  /* moved to the back */
     :: budget > 0 -> atomic { budget--; s = 0; do :: s < SESSIONS - 1 -> s++ :: break od;
         if :: nfull(toR[s]) -> toR[s]?<m,a,b,c,d>; toR[s]!m,a,b,c,d fi }  /* delivered twice */
 #endif
