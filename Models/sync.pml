@@ -144,6 +144,13 @@ inline advance(i, ep, p) {
     fi
 }
 
+/* ShareStore.apply(_:resetting:): a snapshot's end replaces the cursor even
+   when it is behind it within one epoch (the snapshot holds the sender's
+   whole log up to it, so going back loses nothing). */
+inline reset(i, ep, p) {
+    cident = i; cepoch = ep; cpos = p
+}
+
 /* The log entries after `from`, at most `n` of them, as `run` reads them:
    the receiver's own event skipped, `through` moved past it all the same. */
 inline readRun(from, n) {
@@ -349,7 +356,7 @@ end_receiving:
                 if
                 :: phase == snapshot ->
                     epoch = b; position = a; phase = pulling; a = 0; b = 0;
-                    advance(ident, epoch, position); recheck()
+                    reset(ident, epoch, position); recheck()
                 :: else -> goto failed
                 fi
                }

@@ -46,6 +46,16 @@ import Testing
         #expect(try test.store.cursor(of: peer) == PeerCursor(peer: peer, epoch: reborn, position: 3, lastSeen: later))
     }
 
+    @Test func aSnapshotsEndSetsTheCursorBackWithinAnEpoch() throws {
+        let test = try TestStore()
+        let peer = ReplicaID.random(), epoch = Epoch.random(), later = test.clock.now().advanced(by: .seconds(5))
+        try test.store.apply([], advancing: PeerCursor(peer: peer, epoch: epoch, position: 100, lastSeen: test.clock.now()))
+        // The peer was restored in place to position 50 and sent a snapshot
+        // of all it holds: the next pull must ask from 50, not from 100.
+        try test.store.apply([], resetting: PeerCursor(peer: peer, epoch: epoch, position: 50, lastSeen: later))
+        #expect(try test.store.cursor(of: peer) == PeerCursor(peer: peer, epoch: epoch, position: 50, lastSeen: later))
+    }
+
     // MARK: the boundary
 
     @Test func aPeersEventsPassTheChecksALocalWritePasses() throws {

@@ -38,7 +38,23 @@ extension ShareStore {
         try applyForeign(events, advancing: cursor)
     }
 
-    private func applyForeign(_ events: [Event], advancing cursor: PeerCursor?) throws -> ApplyReport {
+    /// `apply(_:advancing:)` for the end of a snapshot: `cursor` replaces
+    /// the stored one, even when it is behind it in the same epoch.
+    ///
+    /// A snapshot holds every event of the peer's log up to its end, so
+    /// moving back loses nothing: the next pull only reads again what this
+    /// store may already hold. Keeping a larger position would skip what
+    /// the peer logs at those positions next. That happens after a
+    /// `cursorAhead` snapshot: a peer restored in place to an older copy
+    /// keeps its epoch, and logs new events at positions the old cursor
+    /// had passed (the sync model's counterexample; docs/RELIABILITY.md).
+    @discardableResult
+    @available(*, noasync, message: "use the async apply from async code")
+    public func apply(_ events: [Event], resetting cursor: PeerCursor) throws -> ApplyReport {
+        try applyForeign(events, advancing: cursor, resetting: true)
+    }
+
+    private func applyForeign(_ events: [Event], advancing cursor: PeerCursor?, resetting: Bool = false) throws -> ApplyReport {
         let encoded = try events.map { event in
             let bytes = EventCodec.encode(event)
             try ForeignEventValidator.validate(event, encodedBytes: bytes.count)
@@ -60,15 +76,15 @@ extension ShareStore {
                 applied += 1
             }
             try projection.finish(in: txn)
-            if let cursor { try self.advance(cursor, in: txn) }
+            if let cursor { try self.advance(cursor, resetting: resetting, in: txn) }
             return ApplyReport(applied: applied, duplicates: events.count - applied)
         }
     }
 
-    /// Stores `cursor`, keeping a larger position of the same epoch.
-    private func advance(_ cursor: PeerCursor, in txn: borrowing WriteTransaction) throws {
+    /// Stores `cursor`, keeping a larger position of the same epoch unless `resetting`.
+    private func advance(_ cursor: PeerCursor, resetting: Bool, in txn: borrowing WriteTransaction) throws {
         var position = cursor.position
-        if let stored = try storedCursor(of: cursor.peer, in: txn), stored.epoch == cursor.epoch {
+        if !resetting, let stored = try storedCursor(of: cursor.peer, in: txn), stored.epoch == cursor.epoch {
             position = max(position, stored.position)
         }
         let advanced = PeerCursor(peer: cursor.peer, epoch: cursor.epoch, position: position, lastSeen: cursor.lastSeen)

@@ -106,7 +106,7 @@ struct EventReceiver {
             epoch = snapshotEpoch
             position = resumeAfter
             phase = .pulling
-            return [.apply(EncodedEvents(encoded: []), cursor: CursorMark(epoch: snapshotEpoch, position: resumeAfter), then: nil), .send(pull())]
+            return [.apply(EncodedEvents(encoded: []), cursor: CursorMark(epoch: snapshotEpoch, position: resumeAfter, resets: true), then: nil), .send(pull())]
         default:
             throw .unexpected(message.type, while: "\(phase)")
         }

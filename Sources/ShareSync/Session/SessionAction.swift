@@ -34,4 +34,7 @@ enum SessionAction: Equatable, Sendable {
 struct CursorMark: Hashable, Sendable {
     let epoch: Epoch
     let position: UInt64
+    /// The end of a snapshot: the mark replaces the stored cursor even
+    /// when it is behind it (`ShareStore.apply(_:resetting:)`).
+    var resets = false
 }

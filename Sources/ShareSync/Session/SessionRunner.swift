@@ -258,7 +258,7 @@ final class SessionRunner {
             let report: ApplyReport
             if let mark {
                 let cursor = PeerCursor(peer: peer.replica, epoch: mark.epoch, position: mark.position, lastSeen: store.options.clock.now())
-                report = try store.apply(decoded, advancing: cursor)
+                report = try mark.resets ? store.apply(decoded, resetting: cursor) : store.apply(decoded, advancing: cursor)
             } else {
                 report = try store.apply(decoded)
             }

@@ -143,6 +143,42 @@ import Testing
     /// A restore that overwrites the data file in place keeps its inode, so
     /// opening the store cannot tell; the first pull can: the puller holds
     /// more of the server's own events than the server made.
+    @Test func aServerRestoredInPlaceBehindAFollowersCursorIsPulledWholeAgainAfterItsSnapshot() throws {
+        // The server holds only another replica's events, so no `heldOfYou`
+        // can tell its restore; its position going back is the only sign.
+        let directory = TemporaryDirectory("flow")
+        let path = directory.appending("main"), file = directory.appending("main/data.mdb")
+        let origin = try Self.open(directory.appending("origin"))
+        _ = try origin.create(vCards: (0..<20).map(Self.card))
+        let made = try origin.events(after: 0).map(\.event)
+        let follower = try Self.open(directory.appending("follower"))
+        let oldBytes: Data
+        do {
+            let main = try Self.open(path)
+            try main.apply(Array(made[0..<5]))
+            oldBytes = try Data(contentsOf: URL(fileURLWithPath: file))
+            try main.apply(Array(made[5..<10]))
+            let server = try InProcessServer(store: main, directory: directory)
+            #expect(try Self.pull(follower, from: server).eventsApplied == 10)
+            server.stop()
+        }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: oldBytes)
+        try handle.close()
+        let restored = try Self.open(path)
+        #expect(restored.identityRenewal == nil)
+        let server = try InProcessServer(store: restored, directory: directory)
+        // The follower's cursor (10) is past the restored log (5): a snapshot,
+        // and the cursor goes back to where the snapshot ended.
+        #expect(try Self.pull(follower, from: server).snapshots == 1)
+        #expect(try follower.cursor(of: restored.replicaID)?.position == 5)
+        // The server logs new events at positions 6 to 15, past the old cursor too.
+        try restored.apply(Array(made[10..<20]))
+        #expect(try Self.pull(follower, from: server).eventsApplied == 10)
+        #expect(try Self.ids(follower) == Set(made.map(\.id)))
+    }
+
     @Test func aServerRestoredInPlaceLearnsItFromAPullAndNeverReusesAnID() throws {
         let directory = TemporaryDirectory("flow")
         let path = directory.appending("main"), file = directory.appending("main/data.mdb")
