@@ -131,6 +131,10 @@ final class SessionRunner {
         do {
             switch message {
             case .heartbeat: return
+            // Only a client says `bye`, once its directions are done: from a
+            // server, before then, it would end a clip's fetch "well" with no
+            // answer (the session fuzz target found it).
+            case .bye where isClient: throw SessionError.unexpected(.bye, while: "the client's directions were not done (only a client ends a session)")
             case .bye: peerSaidBye = true
             // A client stopping ends the server's side in good order; a
             // server stopping before the client is done is a failure.

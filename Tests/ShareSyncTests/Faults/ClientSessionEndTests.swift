@@ -4,7 +4,7 @@ import ShareSync
 import TestSupport
 import Testing
 
-/// How a client's session ends when its server misbehaves or stops; both
+/// How a client's session ends when its server misbehaves or stops; each
 /// found by the `session` fuzz target.
 @Suite(.timeLimit(.minutes(1))) struct ClientSessionEndTests {
     static let unknownType = "the peer sent a frame of type 0, which this build does not know (1…16): "
@@ -48,10 +48,17 @@ import Testing
         #expect(try client.join("the client gives up") == Self.unknownType)
     }
 
-    /// A clip whose server stops before answering its fetch fails: it does
-    /// not end well knowing none of its names (for `clip open`, that
-    /// would read as a share the server does not hold).
-    @Test func aClipWhoseServerStopsBeforeAnsweringFails() throws {
+    /// How a server may end a clip's session before answering its fetch,
+    /// and what the clip says of it.
+    static let endings: [(message: Message, outcome: String)] = [
+        (.error(code: .shuttingDown, message: "the server is stopping"), "the peer ended the session: the server is stopping (shuttingDown)"),
+        (.bye, "the peer sent bye while the client's directions were not done (only a client ends a session); it does not follow the protocol"),
+    ]
+
+    /// A clip whose server stops, or says `bye`, before answering its
+    /// fetch fails: it does not end well knowing none of its names (for
+    /// `clip open`, that would read as a share the server does not hold).
+    @Test(arguments: 0..<endings.count) func aClipWhoseServerEndsBeforeAnsweringFails(ending: Int) throws {
         let directory = TemporaryDirectory("sync")
         let name = RecordName(uuid: UUID(uuidString: "1e2a7c4d-58b6-4f0e-9a3c-7d5e1f2b3a4c")!)
         let (client, server, listener) = try Self.connect({ endpoint in
@@ -68,7 +75,7 @@ import Testing
         try server.write(FrameEncoder.encode(Message.welcome(welcome).frame), deadline: after(.seconds(30)))
         let fetch = try server.read(exactly: 9 + 2 + 16, deadline: after(.seconds(30)))
         #expect(try RawPeer.messages(in: fetch) == [.fetch([name])])
-        try server.write(FrameEncoder.encode(Message.error(code: .shuttingDown, message: "the server is stopping").frame), deadline: after(.seconds(30)))
-        #expect(try client.join("the clip gives up") == "the peer ended the session: the server is stopping (shuttingDown)")
+        try server.write(FrameEncoder.encode(Self.endings[ending].message.frame), deadline: after(.seconds(30)))
+        #expect(try client.join("the clip gives up") == Self.endings[ending].outcome)
     }
 }
