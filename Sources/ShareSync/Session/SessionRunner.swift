@@ -149,6 +149,10 @@ final class SessionRunner {
                     heldPull = nil
                     try handle(pull)
                 }
+            case .pull where sender == nil:
+                // Before the restore check below: a peer that may not pull
+                // must not make this replica renew its identity either.
+                throw SessionError.unexpected(.pull, while: "not sending in this session")
             case .pull(let pull) where try restored(peerHolds: pull.heldOfYou):
                 // This store was restored from an older copy: it has a new
                 // id now, and the peer must see it before anything is sent.
