@@ -61,7 +61,7 @@ import Testing
         #expect(try receiver.receive(.snapshotRequired(reason: .epochUnknown, epoch: Self.peerEpoch, horizon: 0)) == [.send(.snapshotRequest)])
         #expect(try receiver.receive(.snapshotBatch(Self.events)) == [.apply(Self.events, cursor: nil, then: nil)])
         #expect(try receiver.receive(.snapshotEnd(resumeAfter: 70, epoch: Self.peerEpoch)) == [
-            .apply(EncodedEvents(encoded: []), cursor: CursorMark(epoch: Self.peerEpoch, position: 70), then: nil),
+            .apply(EncodedEvents(encoded: []), cursor: CursorMark(epoch: Self.peerEpoch, position: 70, resets: true), then: nil),
             .send(.pull(Message.Pull(knownEpoch: Self.peerEpoch, after: 70, follow: false, maxBatchBytes: 65536))),
         ])
         // A second demand in the same session would loop: the session ends instead.

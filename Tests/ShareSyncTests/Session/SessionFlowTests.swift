@@ -28,6 +28,19 @@ import Testing
         return try SyncClient.run(request, store: store)
     }
 
+    /// Overwrites `file` with `bytes` in place (same inode: what a restore
+    /// of `data.mdb` alone does) once the store `opened` had open is closed:
+    /// a server's threads let go of their store a moment after they end,
+    /// and an environment still open in this process would be handed out
+    /// again by the next open, with the old state in memory.
+    static func restoreInPlace(_ file: String, to bytes: Data, after opened: () -> ShareStore?) throws {
+        try Deadline.block(until: "the store before the restore is closed", timeout: .seconds(30)) { opened() == nil }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: bytes)
+        try handle.close()
+    }
+
     /// Every event id in a store's log.
     static func ids(_ store: ShareStore) throws -> Set<EventID> {
         Set(try store.events(after: 0, limit: 100_000).map(\.event.id))
@@ -153,8 +166,10 @@ import Testing
         let made = try origin.events(after: 0).map(\.event)
         let follower = try Self.open(directory.appending("follower"))
         let oldBytes: Data
+        weak var opened: ShareStore?
         do {
             let main = try Self.open(path)
+            opened = main
             try main.apply(Array(made[0..<5]))
             oldBytes = try Data(contentsOf: URL(fileURLWithPath: file))
             try main.apply(Array(made[5..<10]))
@@ -162,17 +177,16 @@ import Testing
             #expect(try Self.pull(follower, from: server).eventsApplied == 10)
             server.stop()
         }
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
-        try handle.truncate(atOffset: 0)
-        try handle.write(contentsOf: oldBytes)
-        try handle.close()
+        try Self.restoreInPlace(file, to: oldBytes) { opened }
         let restored = try Self.open(path)
         #expect(restored.identityRenewal == nil)
         let server = try InProcessServer(store: restored, directory: directory)
         // The follower's cursor (10) is past the restored log (5): a snapshot,
         // and the cursor goes back to where the snapshot ended.
-        #expect(try Self.pull(follower, from: server).snapshots == 1)
-        #expect(try follower.cursor(of: restored.replicaID)?.position == 5)
+        let summary = try Self.pull(follower, from: server)
+        #expect(summary.snapshots == 1, "\(summary)")
+        let cursor = try follower.cursor(of: restored.replicaID)
+        #expect(cursor?.position == 5, "the follower's cursor of the server: \(String(describing: cursor)); the server logged \(server.log.all)")
         // The server logs new events at positions 6 to 15, past the old cursor too.
         try restored.apply(Array(made[10..<20]))
         #expect(try Self.pull(follower, from: server).eventsApplied == 10)
@@ -186,8 +200,10 @@ import Testing
         let oldID: ReplicaID
         let held: Set<EventID>
         let follower = try Self.open(directory.appending("follower"))
+        weak var opened: ShareStore?
         do {
             let main = try Self.open(path)
+            opened = main
             _ = try main.create(vCard: Self.card(1))
             oldBytes = try Data(contentsOf: URL(fileURLWithPath: file))
             _ = try main.create(vCards: [Self.card(2), Self.card(3)])
@@ -198,10 +214,7 @@ import Testing
             server.stop()
         }
         // Restored in place: same file, same inode, the state after one share.
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
-        try handle.truncate(atOffset: 0)
-        try handle.write(contentsOf: oldBytes)
-        try handle.close()
+        try Self.restoreInPlace(file, to: oldBytes) { opened }
         let restored = try Self.open(path)
         #expect(restored.identityRenewal == nil && restored.replicaID == oldID)
         let server = try InProcessServer(store: restored, directory: directory)
