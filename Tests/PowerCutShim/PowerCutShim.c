@@ -264,6 +264,25 @@ static int mapped_range(const void *address, size_t length, uint64_t *offset) {
     return found;
 }
 
+/// Journals the start of a sync of `kind` over `[offset, offset + length)`,
+/// under the journal's lock. Pair it with `sync_ended`.
+static void sync_began(uint8_t kind, int32_t flags, uint64_t offset, uint64_t length) {
+    pthread_mutex_lock(&journal_lock);
+    journal_sync_begin(TAG_SYNC_BEGIN, kind, flags, offset, length);
+    pthread_mutex_unlock(&journal_lock);
+}
+
+/// Journals the end of the sync begun last, with `result` (and the errno
+/// it left), and returns `result` with that errno.
+static int sync_ended(int result) {
+    int error = result == 0 ? 0 : errno;
+    pthread_mutex_lock(&journal_lock);
+    journal_sync_end(error);
+    pthread_mutex_unlock(&journal_lock);
+    errno = error;
+    return result;
+}
+
 int msync(void *address, size_t length, int flags) {
     uint64_t offset;
     if (!active || mapped_range(address, length, &offset) != 0) return real_msync(address, length, flags);
@@ -273,30 +292,14 @@ int msync(void *address, size_t length, int flags) {
         pthread_mutex_unlock(&journal_lock);
         return 0;
     }
-    pthread_mutex_lock(&journal_lock);
-    journal_sync_begin(TAG_SYNC_BEGIN, SYNC_MSYNC, flags, offset, length);
-    pthread_mutex_unlock(&journal_lock);
-    int result = real_msync(address, length, flags);
-    int error = result == 0 ? 0 : errno;
-    pthread_mutex_lock(&journal_lock);
-    journal_sync_end(error);
-    pthread_mutex_unlock(&journal_lock);
-    errno = error;
-    return result;
+    sync_began(SYNC_MSYNC, flags, offset, length);
+    return sync_ended(real_msync(address, length, flags));
 }
 
 /// Journals a whole-file sync of kind `kind` around `call(fd)`.
 static int whole_file_sync(uint8_t kind, int (*call)(int), int fd) {
-    pthread_mutex_lock(&journal_lock);
-    journal_sync_begin(TAG_SYNC_BEGIN, kind, 0, 0, UINT64_MAX);
-    pthread_mutex_unlock(&journal_lock);
-    int result = call(fd);
-    int error = result == 0 ? 0 : errno;
-    pthread_mutex_lock(&journal_lock);
-    journal_sync_end(error);
-    pthread_mutex_unlock(&journal_lock);
-    errno = error;
-    return result;
+    sync_began(kind, 0, 0, UINT64_MAX);
+    return sync_ended(call(fd));
 }
 
 int fsync(int fd) {
@@ -329,17 +332,8 @@ void sync(void) {
 
 int sync_file_range(int fd, off_t offset, off_t count, unsigned int flags) {
     if (!is_watched(fd)) return real_sync_file_range(fd, offset, count, flags);
-    pthread_mutex_lock(&journal_lock);
-    journal_sync_begin(TAG_SYNC_BEGIN, SYNC_FILE_RANGE, (int32_t)flags, (uint64_t)offset,
-                       count == 0 ? UINT64_MAX : (uint64_t)count);
-    pthread_mutex_unlock(&journal_lock);
-    int result = real_sync_file_range(fd, offset, count, flags);
-    int error = result == 0 ? 0 : errno;
-    pthread_mutex_lock(&journal_lock);
-    journal_sync_end(error);
-    pthread_mutex_unlock(&journal_lock);
-    errno = error;
-    return result;
+    sync_began(SYNC_FILE_RANGE, (int32_t)flags, (uint64_t)offset, count == 0 ? UINT64_MAX : (uint64_t)count);
+    return sync_ended(real_sync_file_range(fd, offset, count, flags));
 }
 
 /// Journals a finished change of the watched file: a write record, then the sectors.
