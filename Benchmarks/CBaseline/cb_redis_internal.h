@@ -12,6 +12,8 @@ struct cb_redis {
     /* The temporary folder of the socket, and the socket in it. */
     char socket_folder[64];
     char socket[96];
+    /* The TCP port of 127.0.0.1 it listens on too; 0 for none. */
+    int port;
     /* --dir: the AOF's directory. */
     char directory[4096];
     /* The /bin/sh that runs the server, leader of their process group. */
@@ -35,6 +37,9 @@ int cb_redis_reply_fail(cb_redis *store, redisContext *context, redisReply *repl
 
 /* DBSIZE on the main connection into *keys; 0, or -1 (recorded). */
 int cb_redis_dbsize(cb_redis *store, long long *keys);
+
+/* The value of the line "`field`:<integer>" of an INFO reply; -1 if none. */
+int64_t cb_redis_info_field(const char *info, const char *field);
 
 /* Milliseconds since 1970 by CLOCK_REALTIME, the clock Redis's expiry uses. */
 int64_t cb_redis_wall_ms(void);

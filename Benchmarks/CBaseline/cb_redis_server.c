@@ -6,12 +6,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -108,7 +110,8 @@ static void log_tail(const cb_redis *store, char *out, size_t size) {
     }
 }
 
-/* Starts the shell and the server; 0, or -1 with the reason recorded. */
+/* Starts the shell and the server; 0, or -1 with the reason recorded.
+ * store->port > 0: the server also listens on 127.0.0.1 at that port. */
 static int spawn_server(cb_redis *store, const char *server, int durable) {
     char log_path[4200];
     snprintf(log_path, sizeof log_path, "%s/redis.log", store->directory);
@@ -119,12 +122,16 @@ static int spawn_server(cb_redis *store, const char *server, int durable) {
         close(log);
         return cb_redis_fail(store, "pipe: %s", strerror(errno));
     }
+    char port[16];
+    snprintf(port, sizeof port, "%d", store->port);
     const char *argv[] = {
         "/bin/sh", "-c", shell_script, "sharelog-redis", store->socket_folder,
-        server, "--port", "0", "--unixsocket", store->socket, "--unixsocketperm", "700",
+        server, "--port", port, "--unixsocket", store->socket, "--unixsocketperm", "700",
         "--dir", store->directory, "--daemonize", "no",
         "--appendonly", "yes", "--appendfsync", durable ? "always" : "no",
-        "--save", "", "--auto-aof-rewrite-percentage", "0", NULL,
+        "--save", "", "--auto-aof-rewrite-percentage", "0",
+        /* Without a TCP port the list ends here. */
+        store->port > 0 ? "--bind" : NULL, "127.0.0.1", NULL,
     };
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
@@ -192,8 +199,9 @@ static int await_server(cb_redis *store, uint64_t deadline_ns) {
     }
 }
 
-cb_redis *cb_redis_start(const char *server, const char *directory, int durable, uint64_t deadline_ns,
-                         char *error, size_t error_size) {
+/* cb_redis_start, listening on 127.0.0.1:port too when port > 0. */
+static cb_redis *start_on_port(const char *server, const char *directory, int durable, int port, uint64_t deadline_ns,
+                               char *error, size_t error_size) {
     if (mkdir(directory, 0700) != 0 && errno != EEXIST) {
         snprintf(error, error_size, "creating %s: %s", directory, strerror(errno));
         return NULL;
@@ -204,6 +212,7 @@ cb_redis *cb_redis_start(const char *server, const char *directory, int durable,
         return NULL;
     }
     store->lifeline = -1;
+    store->port = port;
     snprintf(store->directory, sizeof store->directory, "%s", directory);
     /* A short fixed folder: a socket's path must fit in 108 bytes, which a
      * store's own directory under $TMPDIR may not. */
@@ -227,6 +236,48 @@ cb_redis *cb_redis_start(const char *server, const char *directory, int durable,
     }
     return store;
 }
+
+cb_redis *cb_redis_start(const char *server, const char *directory, int durable, uint64_t deadline_ns,
+                         char *error, size_t error_size) {
+    return start_on_port(server, directory, durable, 0, deadline_ns, error, error_size);
+}
+
+/* A TCP port of 127.0.0.1 that nothing listens on now: the kernel's pick
+ * for a socket bound to port 0, which is then closed. 0 on failure. */
+static int free_loopback_port(void) {
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return 0;
+    struct sockaddr_in address = {.sin_family = AF_INET, .sin_port = 0, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t length = sizeof address;
+    int port = 0, failure = 0;
+    if (bind(fd, (struct sockaddr *)&address, sizeof address) == 0 &&
+        getsockname(fd, (struct sockaddr *)&address, &length) == 0) {
+        port = ntohs(address.sin_port);
+    } else {
+        failure = errno;
+    }
+    close(fd);
+    errno = failure;
+    return port;
+}
+
+cb_redis *cb_redis_start_loopback(const char *server, const char *directory, int durable, uint64_t deadline_ns,
+                                  char *error, size_t error_size) {
+    /* Another process may take the port between its pick and the server's
+     * bind: then the server exits at start saying so in its log, which the
+     * error quotes, and a new port is tried. */
+    for (int attempt = 0;; attempt++) {
+        int port = free_loopback_port();
+        if (port == 0) {
+            snprintf(error, error_size, "finding a free TCP port of 127.0.0.1: %s", strerror(errno));
+            return NULL;
+        }
+        cb_redis *store = start_on_port(server, directory, durable, port, deadline_ns, error, error_size);
+        if (store || attempt == 2 || !strstr(error, "Address already in use")) return store;
+    }
+}
+
+int cb_redis_port(const cb_redis *store) { return store->port; }
 
 void cb_redis_stop(cb_redis *store) {
     if (!store) return;
@@ -266,8 +317,7 @@ int cb_redis_make_durable(cb_redis *store) {
     return 0;
 }
 
-/* The value of the line "`field`:<integer>" of an INFO reply; -1 if none. */
-static int64_t info_field(const char *info, const char *field) {
+int64_t cb_redis_info_field(const char *info, const char *field) {
     size_t length = strlen(field);
     const char *line = info;
     while (line) {
@@ -284,8 +334,8 @@ int64_t cb_redis_memory(cb_redis *store) {
         cb_redis_reply_fail(store, store->main, reply, "INFO memory");
         return -1;
     }
-    int64_t used = info_field(reply->str, "used_memory");
-    int64_t clients = info_field(reply->str, "mem_clients_normal");
+    int64_t used = cb_redis_info_field(reply->str, "used_memory");
+    int64_t clients = cb_redis_info_field(reply->str, "mem_clients_normal");
     freeReplyObject(reply);
     if (used < 0 || clients < 0) {
         cb_redis_fail(store, "INFO memory has no used_memory or mem_clients_normal");

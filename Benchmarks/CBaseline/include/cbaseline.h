@@ -181,6 +181,16 @@ typedef struct cb_redis cb_redis;
  * error[error_size]. */
 cb_redis *cb_redis_start(const char *server, const char *directory, int durable, uint64_t deadline_ns,
                          char *error, size_t error_size);
+/* As cb_redis_start, and the server also listens on 127.0.0.1 (--bind
+ * 127.0.0.1) at a TCP port that was free as it started (cb_redis_port):
+ * the master of a replica, which connects to its master over TCP only.
+ * When another process takes the port first, the server fails to bind it
+ * and a new port is tried, three times in all. */
+cb_redis *cb_redis_start_loopback(const char *server, const char *directory, int durable, uint64_t deadline_ns,
+                                  char *error, size_t error_size);
+/* The TCP port of 127.0.0.1 the server listens on; 0 when it listens on
+ * its Unix socket only (cb_redis_start). */
+int cb_redis_port(const cb_redis *store);
 /* Stops the server and waits for it (at most 60 s, then SIGKILL to its
  * process group); NULL is allowed. */
 void cb_redis_stop(cb_redis *store);
@@ -205,6 +215,27 @@ int cb_redis_create(cb_redis *store, const cb_cards *cards, size_t batch, int th
  * Redis never answers "expired", its expired keys are gone. */
 int cb_redis_fetch(cb_redis *store, const uint8_t *names, size_t count, int threads,
                    cb_fetch_tally *tally, uint64_t *elapsed_ns);
+
+/* The clip fetch anchor: GET of each of `count` names, `threads` threads
+ * each taking a contiguous share of them, every GET timed on its own:
+ * latencies_ns[i] is the time of name i's fetch. connection_per_fetch 0:
+ * one connection per thread, opened before the clock starts, each fetch a
+ * GET and its reply. connection_per_fetch 1: each fetch connects to the
+ * Unix socket, GETs and closes, as a clip process that starts does, all
+ * timed. *tally counts the replies as cb_redis_fetch does (live, missing,
+ * card bytes), so that a run with broken fetches cannot pass for a fast
+ * one; *elapsed_ns covers all threads, from their start to the last one's
+ * end. */
+int cb_redis_fetch_latencies(cb_redis *store, const uint8_t *names, size_t count, int threads, int connection_per_fetch,
+                             uint64_t *latencies_ns, cb_fetch_tally *tally, uint64_t *elapsed_ns);
+
+/* DBSIZE: the number of keys the server holds; -1 on failure. Not timed. */
+int64_t cb_redis_key_count(cb_redis *store);
+
+/* GET name, not timed: 1 with the value copied to out[capacity] and its
+ * size in *size, 0 when there is no such key, -1 on failure (a value
+ * larger than `capacity` too: *size then holds its size). */
+int cb_redis_get(cb_redis *store, const uint8_t name[16], uint8_t *out, size_t capacity, size_t *size);
 
 /* The expiry measurement. Writes one key per card (new random names) with
  * SET name card PX ttl in pipelined batches of `batch`, each batch's ttl
@@ -231,6 +262,86 @@ int64_t cb_redis_aof_bytes(cb_redis *store);
 
 /* The version of the hiredis library this process uses, e.g. "0.14.1". */
 const char *cb_hiredis_version(void);
+
+/* ---- Redis replication, the anchor of sync -------------------------------- */
+
+/* What a replica's full sync took. */
+typedef struct {
+    /* From REPLICAOF to the first poll that saw the replica hold every key. */
+    uint64_t loaded_ns;
+    /* From REPLICAOF to the first poll that saw the replica's data durable. */
+    uint64_t persisted_ns;
+    /* Replication bytes the replica received until it held every key
+     * (total_net_repl_input_bytes of INFO stats): the RDB the master
+     * streamed, which Redis compresses with LZF (rdbcompression yes). */
+    uint64_t bytes;
+    /* VmHWM of the replica's redis-server process, KiB, just after: the
+     * peak of its resident memory since it started (empty); -1 if unknown. */
+    int64_t replica_peak_rss_kib;
+} cb_full_sync;
+
+/* A new replica's full sync from `master` (started with
+ * cb_redis_start_loopback, holding `expected_keys` keys and nothing more,
+ * made durable) to `replica` (started empty with cb_redis_start, durable:
+ * appendonly yes, appendfsync always).
+ *
+ * Before the clock: sets repl-diskless-sync yes (Redis 7's default: the
+ * master's forked child streams the RDB into the replica's connection,
+ * no file on the master's disk) and repl-diskless-sync-delay 0 on the
+ * master (the default waits 5 s for more replicas before starting);
+ * checks that the replica holds no keys, is not a replica yet and runs no
+ * AOF rewrite, and notes its aof_rewrites and total_net_repl_input_bytes.
+ * The replica's repl-diskless-load stays at its default, disabled: it
+ * writes the RDB it receives to a file, then loads it.
+ *
+ * Timed from sending REPLICAOF 127.0.0.1 port to the replica, polling its
+ * INFO replication, persistence and stats every 0.5 ms:
+ * - loaded: master_link_status:up, master_sync_in_progress:0, loading:0,
+ *   and then DBSIZE == expected_keys (any other count fails the call);
+ * - persisted: the AOF rewrite that Redis starts when a full sync ends
+ *   (it turns the AOF off to load and on again, which rewrites it from
+ *   the loaded keys) has ended: aof_rewrites above the count noted before,
+ *   aof_rewrite_in_progress:0, aof_rewrite_scheduled:0, and
+ *   aof_last_bgrewrite_status:ok and aof_last_write_status:ok (else the
+ *   call fails). The new base file and manifest are then fsynced.
+ * Fails when either is not reached within `deadline_ns` of REPLICAOF. On
+ * failure, cb_redis_error(replica) says why, whichever server failed. */
+int cb_redis_full_sync(cb_redis *master, cb_redis *replica, uint64_t expected_keys, uint64_t deadline_ns,
+                       cb_full_sync *result);
+
+/* Replication delay, one card at a time: for card k, a new random name
+ * (names_out[16 * k]) and SET name card PX ttl_ms on the master, timed on
+ * its own into commit_ns[k] (with appendfsync always the reply comes after
+ * the master's fsync); then GET name on the replica's connection in a tight
+ * loop, no pause, until it answers the card (another value fails the call):
+ * delay_ns[k] runs from the master's reply to the replica's reply that held
+ * the card. With appendfsync always on the replica, Redis writes and fsyncs
+ * its AOF before it sends any reply, so a reply that holds the card means
+ * the card is durable on the replica too. The replica's link to the master
+ * must be up (after cb_redis_full_sync). Fails when a key is not seen
+ * within `deadline_ns` of its SET's reply. On failure,
+ * cb_redis_error(replica) says why. */
+int cb_redis_replication_delays(cb_redis *master, cb_redis *replica, const cb_cards *cards, int64_t ttl_ms,
+                                uint64_t deadline_ns, uint8_t *names_out, uint64_t *commit_ns, uint64_t *delay_ns);
+
+/* ---- socket anchors: two processes on a Unix-domain socket --------------- */
+
+/* Forks a child on the other end of a Unix-domain socket pair
+ * (SOCK_STREAM), which reads until end of file, counting the bytes, and
+ * then writes their count back. Writes `bytes` bytes in writes of 64 KiB,
+ * then shuts its side down. *received: the count the child answered;
+ * *elapsed_ns: from the first write to the answer's arrival. The fork and
+ * the child's exit are outside the clock. Any one wait for the child lasts
+ * at most 60 s. Returns 0, or -1 with the reason in error[error_size]. */
+int cb_socket_copy(uint64_t bytes, uint64_t *received, uint64_t *elapsed_ns, char *error, size_t error_size);
+
+/* Forks a child on the other end of a Unix-domain socket pair that echoes
+ * every message of `message_bytes` bytes (8 to 4,096), and sends it
+ * `rounds` messages one at a time, each numbered so that a stale echo
+ * fails the call: round_ns[r] runs from round r's send to its whole echo
+ * received. Any one wait for the child lasts at most 60 s. Returns 0, or
+ * -1 with the reason in error[error_size]. */
+int cb_socket_round_trips(size_t rounds, size_t message_bytes, uint64_t *round_ns, char *error, size_t error_size);
 
 /* ---- process helpers ------------------------------------------------------ */
 
