@@ -28,11 +28,15 @@ final class RedisBenchStore: BenchStore {
 
     /// Starts a server with its data in `path`.
     ///
-    /// - Parameter durable: `appendfsync always`; false (`appendfsync no`)
-    ///   only to fill the server before `makeDurable()`.
-    init(path: String, durable: Bool) throws {
+    /// - Parameters:
+    ///   - durable: `appendfsync always`; false (`appendfsync no`) only to
+    ///     fill the server before `makeDurable()`.
+    ///   - loopback: also listen on a free TCP port of 127.0.0.1
+    ///     (`cb_redis_start_loopback`), as the master of a replica must.
+    init(path: String, durable: Bool, loopback: Bool = false) throws {
         var error = [CChar](repeating: 0, count: 512)
-        let started = cb_redis_start(
+        let start = loopback ? cb_redis_start_loopback : cb_redis_start
+        let started = start(
             try RedisServer.executable(), path, durable ? 1 : 0, Self.nanoseconds(Self.startDeadline), &error, error.count)
         guard let started else {
             throw BenchError.baseline(.redis, String(decoding: error.prefix { $0 != 0 }.map(UInt8.init), as: UTF8.self))
@@ -49,23 +53,25 @@ final class RedisBenchStore: BenchStore {
 
     deinit { close() }
 
-    private var opened: OpaquePointer {
+    /// The server's handle, for the C calls of this file's extensions and
+    /// of `RedisReplicaPair`.
+    var opened: OpaquePointer {
         guard let handle else { preconditionFailure("the Redis server was stopped") }
         return handle
     }
 
     /// Throws the store's own account of a failed call.
-    private func check(_ rc: Int32) throws {
+    func check(_ rc: Int32) throws {
         guard rc != 0 else { return }
         throw BenchError.baseline(.redis, String(cString: cb_redis_error(opened)))
     }
 
-    private func checked(_ value: Int64) throws -> Int {
+    func checked(_ value: Int64) throws -> Int {
         try check(value < 0 ? -1 : 0)
         return Int(value)
     }
 
-    private static func nanoseconds(_ duration: Duration) -> UInt64 {
+    static func nanoseconds(_ duration: Duration) -> UInt64 {
         UInt64(duration.components.seconds) * 1_000_000_000 + UInt64(duration.components.attoseconds / 1_000_000_000)
     }
 

@@ -1,0 +1,22 @@
+import Testing
+@testable import BenchmarkKit
+
+/// The socket anchors move what they claim to time between two processes.
+/// Timings are never asserted.
+@Suite(.timeLimit(.minutes(1))) struct SocketAnchorTests {
+    /// Sizes that end inside a 64 KiB write, exactly on one, and none at all.
+    @Test(arguments: [3 * 65_536 + 12_345, 65_536, 0])
+    func theChildReceivesExactlyTheBytesCopied(bytes: Int) throws {
+        #expect(try SocketAnchor.copy(bytes: bytes).value == bytes)
+    }
+
+    @Test func everyRoundTripIsEchoedAndTimed() throws {
+        let times = try SocketAnchor.roundTrips(200)
+        #expect(times.count == 200)
+        #expect(times.allSatisfy { $0 > 0 })
+    }
+
+    @Test func aMessageLargerThanTheChildsBufferIsRefused() {
+        #expect(throws: BenchError.self) { try SocketAnchor.roundTrips(1, messageBytes: 4097) }
+    }
+}
