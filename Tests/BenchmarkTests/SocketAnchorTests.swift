@@ -17,6 +17,7 @@ import Testing
     }
 
     @Test func aMessageLargerThanTheChildsBufferIsRefused() {
-        #expect(throws: BenchError.self) { try SocketAnchor.roundTrips(1, messageBytes: 4097) }
+        let error = #expect(throws: BenchError.self) { try SocketAnchor.roundTrips(1, messageBytes: 4097) }
+        #expect(error?.description == "benchmark process failed: socket anchor: a message of 4097 bytes: give 8 to 4096")
     }
 }
