@@ -303,7 +303,9 @@ typedef struct {
  *   the loaded keys) has ended: aof_rewrites above the count noted before,
  *   aof_rewrite_in_progress:0, aof_rewrite_scheduled:0, and
  *   aof_last_bgrewrite_status:ok and aof_last_write_status:ok (else the
- *   call fails). The new base file and manifest are then fsynced.
+ *   call fails). Redis fsyncs the new base file and the manifest that
+ *   names it before it renames them into place. The rewrite's end is seen
+ *   in the server's cron (hz 10), so up to 100 ms after the child exits.
  * Fails when either is not reached within `deadline_ns` of REPLICAOF. On
  * failure, cb_redis_error(replica) says why, whichever server failed. */
 int cb_redis_full_sync(cb_redis *master, cb_redis *replica, uint64_t expected_keys, uint64_t deadline_ns,
