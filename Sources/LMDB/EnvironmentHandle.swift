@@ -46,6 +46,15 @@ package final class EnvironmentHandle: @unchecked Sendable {
     /// `Environment.scrub`), under `MapFile`'s exclusive lock, with a map no
     /// smaller than the file: liblmdb truncates the file to the map's size,
     /// and another process may map all of it.
+    ///
+    /// Every environment is opened with `MDB_NORDAHEAD` (liblmdb advises
+    /// the map `MADV_RANDOM`). With readahead, a fault on the map reads a
+    /// large folio ahead (up to megabytes on kernels with large folios for
+    /// ext4), and a write to one 4 KiB page of it then dirties, allocates
+    /// and writes back the whole folio: B-tree pages scattered over a large
+    /// file made each commit write back far more than it changed, and the
+    /// cost grew with the file. Ingesting 100,000 events of the 9:1 photo
+    /// mix in 1 MiB batches ran 8x faster without it (BENCHMARKS.md, sync).
     init(path: String, fileID: FileID, maxDatabases: Int, options: Environment.Options, id: Int) throws(LMDBError) {
         let mapFile = options.readOnly ? nil : try MapFile(directory: path, mode: mode_t(options.fileMode))
         var env: OpaquePointer?
@@ -54,7 +63,7 @@ package final class EnvironmentHandle: @unchecked Sendable {
         do {
             try check(mdb_env_set_maxdbs(env, MDB_dbi(max(maxDatabases, 1))), "mdb_env_set_maxdbs")
             try check(mdb_env_set_maxreaders(env, UInt32(options.maxReaders)), "mdb_env_set_maxreaders")
-            var flags = UInt32(MDB_NOTLS) | options.durability.flags
+            var flags = UInt32(MDB_NOTLS) | UInt32(MDB_NORDAHEAD) | options.durability.flags
             if let mapFile {
                 flags |= UInt32(MDB_WRITEMAP)
                 try mapFile.withExclusive { () throws(LMDBError) in
