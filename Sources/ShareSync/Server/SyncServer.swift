@@ -12,7 +12,12 @@ import Synchronization
 /// speak out. Also a handshake deadline from the moment of accept,
 /// bounded memory per session (one frame and two batches in flight), and
 /// a write deadline for slow readers that stalls only that session's
-/// thread. On stop, every session ends at its next
+/// thread. Session threads have 1 MiB stacks: glibc keeps 40 MiB of
+/// freed stacks for reuse, so at the default 8 MiB every session beyond
+/// the fifth concurrent one mapped a new stack and unmapped it at its end,
+/// flushing the TLB of every core (about a fifth more clip fetches a
+/// second at 8 and 50 connections with 1 MiB; BENCHMARKS.md, sync).
+/// On stop, every session ends at its next
 /// step (each batch is one transaction, so nothing is half-applied), the
 /// listener closes and its socket file goes.
 public final class SyncServer: Sendable {
@@ -114,6 +119,7 @@ public final class SyncServer: Sendable {
             group.leave()
         }
         thread.name = "sharelog-sync-session"
+        thread.stackSize = 1 << 20
         thread.start()
     }
 }
