@@ -118,7 +118,7 @@ let package = Package(
         // The clip's cold start in C: a process that opens a store and fetches one share.
         .executableTarget(name: "sharelog-cold-c", dependencies: ["CBaseline"], path: "Benchmarks/sharelog-cold-c"),
         // The workloads, measurements, report and chart.
-        .target(name: "BenchmarkKit", dependencies: ["ShareLog", "ShareClip", "SampleCards", "LMDB", "CBaseline", "TestSupport"], path: "Benchmarks/BenchmarkKit"),
+        .target(name: "BenchmarkKit", dependencies: ["ShareLog", "ShareSync", "ShareClip", "SampleCards", "LMDB", "CBaseline", "TestSupport"], path: "Benchmarks/BenchmarkKit"),
         // The benchmark command: parses arguments, runs BenchmarkKit, prints.
         .executableTarget(name: "sharelog-bench", dependencies: ["BenchmarkKit"], path: "Benchmarks/sharelog-bench"),
         // One smoke test that runs every workload at tiny sizes.

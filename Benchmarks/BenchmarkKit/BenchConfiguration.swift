@@ -63,6 +63,21 @@ public struct BenchConfiguration: Codable, Sendable {
     public var replayRounds: Int
     public var replayChunk: Int
 
+    /// Rounds of the catch-up, clip and snapshot measurements.
+    public var syncRounds: Int
+    /// Events a new replica catches up on, per deck.
+    public var syncEvents: Int
+    /// Shares created on main one at a time for the follow latency.
+    public var syncFollowShares: Int
+    /// Shares (9:1 mix) the clip fetches' server holds.
+    public var syncClipShares: Int
+    /// Fetches per measurement of the clip fetches.
+    public var syncClipFetches: Int
+    /// Concurrent clip connections, one measurement each.
+    public var syncClipConnections: [Int]
+    /// Live shares in the snapshot a new replica bootstraps from.
+    public var syncSnapshotShares: Int
+
     /// `Environment.Options().commitDelay` in whole microseconds.
     public static let defaultCommitDelay: Int = {
         let (seconds, attoseconds) = Environment.Options().commitDelay.components
@@ -76,7 +91,9 @@ public struct BenchConfiguration: Codable, Sendable {
         readStoreShares: 100_000, fetches: 300_000, missingFraction: 0.1, fetchThreads: [1, 2], coldStarts: 30,
         sweepDue: 10_000, sweepTotals: [10_000, 100_000, 1_000_000],
         sweepFixedTotal: 100_000, sweepGrowingDue: [1_000, 10_000, 100_000], sweepBatch: 1000, sweepRounds: 3,
-        diskFloorBytes: 256 << 20, redisExpiryDeadline: 20, replayEvents: 1_000_000, replayRounds: 3, replayChunk: 10_000)
+        diskFloorBytes: 256 << 20, redisExpiryDeadline: 20, replayEvents: 1_000_000, replayRounds: 3, replayChunk: 10_000,
+        syncRounds: 3, syncEvents: 100_000, syncFollowShares: 1000, syncClipShares: 100_000, syncClipFetches: 20_000,
+        syncClipConnections: [1, 8, 50], syncSnapshotShares: 100_000)
 
     public static let quick = BenchConfiguration(
         mode: "quick", rounds: 3, slices: 10, cardPool: 1000,
@@ -85,7 +102,9 @@ public struct BenchConfiguration: Codable, Sendable {
         readStoreShares: 10_000, fetches: 100_000, missingFraction: 0.1, fetchThreads: [1, 2], coldStarts: 10,
         sweepDue: 1000, sweepTotals: [1000, 10_000, 40_000],
         sweepFixedTotal: 10_000, sweepGrowingDue: [100, 1000, 10_000], sweepBatch: 1000, sweepRounds: 2,
-        diskFloorBytes: 32 << 20, redisExpiryDeadline: 5, replayEvents: 40_000, replayRounds: 2, replayChunk: 10_000)
+        diskFloorBytes: 32 << 20, redisExpiryDeadline: 5, replayEvents: 40_000, replayRounds: 2, replayChunk: 10_000,
+        syncRounds: 2, syncEvents: 10_000, syncFollowShares: 200, syncClipShares: 10_000, syncClipFetches: 3000,
+        syncClipConnections: [1, 8, 50], syncSnapshotShares: 10_000)
 
     public static let smoke = BenchConfiguration(
         mode: "smoke", rounds: 1, slices: 2, cardPool: 20,
@@ -94,5 +113,7 @@ public struct BenchConfiguration: Codable, Sendable {
         readStoreShares: 50, fetches: 100, missingFraction: 0.1, fetchThreads: [1, 2], coldStarts: 1,
         sweepDue: 20, sweepTotals: [20, 60],
         sweepFixedTotal: 60, sweepGrowingDue: [10, 20], sweepBatch: 8, sweepRounds: 1,
-        diskFloorBytes: 1 << 20, redisExpiryDeadline: 10, replayEvents: 100, replayRounds: 1, replayChunk: 16)
+        diskFloorBytes: 1 << 20, redisExpiryDeadline: 10, replayEvents: 100, replayRounds: 1, replayChunk: 16,
+        syncRounds: 1, syncEvents: 200, syncFollowShares: 20, syncClipShares: 100, syncClipFetches: 100,
+        syncClipConnections: [1, 8, 50], syncSnapshotShares: 100)
 }

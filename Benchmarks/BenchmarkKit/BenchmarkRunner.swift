@@ -3,7 +3,10 @@ import Foundation
 /// Runs the workloads in order and assembles the report.
 public struct BenchmarkRunner: Sendable {
     /// Every workload, in the order a run does them.
-    public static let workloads: [any Workload] = [CreateWorkload(), ReadWorkload(), SweepWorkload(), ReplayWorkload(), PreviewWorkload()]
+    public static let workloads: [any Workload] = [
+        CreateWorkload(), ReadWorkload(), SweepWorkload(), ReplayWorkload(), PreviewWorkload(),
+        CatchUpWorkload(), FollowWorkload(), ClipFetchWorkload(), SnapshotWorkload(),
+    ]
 
     public let context: BenchContext
     /// Names of the workloads to run; nil for all.

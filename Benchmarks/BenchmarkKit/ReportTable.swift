@@ -26,13 +26,17 @@ public enum ReportTable {
         lines.append("")
         let configuration = report.configuration
         lines.append("Medians of \(configuration.rounds) rounds (sweep \(configuration.sweepRounds), replay \(configuration.replayRounds), "
-            + "cold start \(configuration.coldStarts) processes); ratios are speed ratios: above 1x ShareLog is faster.")
+            + "cold start \(configuration.coldStarts) processes, sync \(configuration.syncRounds)); ratios are speed ratios: above 1x ShareLog is faster.")
         lines.append("Redis's sweep rows: from the moment its keys fall due until its active expiry has removed them, "
             + "per key removed within \(configuration.redisExpiryDeadline) s (BENCHMARKS.md).")
+        if report.measurements.figure("sync.follow.p50") != nil {
+            lines.append("Sync rows: the anchors are in the ShareLog column (local ingest, socket alone, commit alone, round trip); "
+                + "Redis's catch-up is a replica's full sync until its AOF is written; latencies are percentiles of every operation.")
+        }
         lines.append("")
-        lines.append("Targets (issues 4 and 11):")
+        lines.append("Targets (issues 4, 11 and 15):")
         for target in report.targets {
-            let value = target.id == "replay.rssAnonFlat" ? Formatting.value(target.value) + " MiB" : Formatting.ratio(target.value)
+            let value = target.id.hasSuffix("rssAnonFlat") ? Formatting.value(target.value) + " MiB" : Formatting.ratio(target.value)
             lines.append("  [\(target.met ? "met" : "NOT met")] \(target.statement): \(value) (\(target.detail))")
         }
         return lines.joined(separator: "\n")

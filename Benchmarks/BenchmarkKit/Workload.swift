@@ -2,8 +2,7 @@
 /// on the same data in the same run, in rounds with the systems' order
 /// rotated, and records every round; the report takes medians and ratios.
 ///
-/// New workloads (sync, once it exists) are new conformers added to
-/// `BenchmarkRunner.workloads`; nothing else changes.
+/// A new workload is a new conformer added to `BenchmarkRunner.workloads`.
 public protocol Workload: Sendable {
     /// A short name, for progress lines and `--only`.
     var name: String { get }

@@ -1,6 +1,7 @@
 // sharelog-bench: ShareLog side by side with raw LMDB in C, SQLite and Redis.
 // It parses arguments, calls BenchmarkKit and prints; see BENCHMARKS.md.
 //
+// The serve and follow commands are the far side of the sync workloads.
 // The coldstart and noop commands are the processes the cold-start
 // measurement spawns: they do nothing before the library call that a clip
 // would not do (the parsing below uses no Set or Dictionary, whose first
@@ -9,10 +10,12 @@ import BenchmarkKit
 import Foundation
 
 let usage = """
-    usage: sharelog-bench [run] [--quick] [--out DIR] [--work DIR] [--only create,read,sweep,replay]
+    usage: sharelog-bench [run] [--quick] [--out DIR] [--work DIR] [--only create,read,sweep,replay,preview,catchup,follow,clip,snapshot]
                           [--static-bench PATH] [--swift-version TEXT]
            sharelog-bench coldstart --store PATH --id RECORD-NAME --now MS
            sharelog-bench noop
+           sharelog-bench serve --store PATH --listen unix:PATH --now MS
+           sharelog-bench follow --store PATH --connect unix:PATH --now MS
     """
 
 func fail(_ message: String, code: Int32) -> Never {
@@ -57,6 +60,17 @@ case "coldstart":
     let (code, line) = ColdStart.fetchOnce(store: store, id: id, now: now)
     print(line)
     exit(code)
+case "serve", "follow":
+    let endpoint = command == "serve" ? "listen" : "connect"
+    let given = options(arguments, flags: [], values: ["store", endpoint, "now"])
+    guard let store = value("store", in: given), let address = value(endpoint, in: given),
+          let now = value("now", in: given).flatMap({ Int64($0) })
+    else { fail("\(command) needs --store, --\(endpoint) and --now\n\(usage)", code: 2) }
+    let (code, error) = command == "serve"
+        ? SyncPeer.serve(store: store, listen: address, now: now)
+        : SyncPeer.follow(store: store, connect: address, now: now)
+    if let error { fail(error, code: code) }
+    exit(code)
 case "run":
     let given = options(arguments, flags: ["quick"], values: ["out", "work", "only", "static-bench", "swift-version"])
     let out = value("out", in: given) ?? "bench-results"
@@ -78,6 +92,7 @@ case "run":
         try report.json().write(to: URL(fileURLWithPath: out).appendingPathComponent("results.json"))
         try (table + "\n").write(toFile: (out as NSString).appendingPathComponent("table.txt"), atomically: true, encoding: .utf8)
         try SweepChart.write(report, to: out)
+        try FollowChart.write(report, to: out)
         print(table)
     } catch {
         fail("\(error)", code: 1)

@@ -8,7 +8,7 @@ import Testing
 /// every system that takes part in it (Redis included, with its own
 /// redis-server), and the C-LMDB baseline still writes exactly what ShareLog
 /// writes. Timings are never asserted; they mean nothing at these sizes.
-@Suite(.timeLimit(.minutes(5))) struct BenchmarkSmokeTests {
+@Suite(.timeLimit(.minutes(8))) struct BenchmarkSmokeTests {
     @Test func everyWorkloadRunsAtTinySizesForEverySystem() async throws {
         let directory = TemporaryDirectory()
         let work = directory.appending("work")
@@ -21,7 +21,7 @@ import Testing
         let report = try await BenchmarkRunner(context: context).run(on: .current(swift: "smoke test"))
 
         let ids = Set(report.measurements.figures.map(\.id))
-        let expected: Set<String> = [
+        let expected = Set<String>([
             "create.onePerCommit", "create.concurrent", "create.concurrent.sharesPerCommit", "create.batched",
             "create.batched.written", "fetch.threads1", "fetch.threads2", "memory.perShare",
             "sweep.n20.e20", "sweep.n20.e20.written", "sweep.n20.e20.floor", "sweep.n20.e20.removed",
@@ -32,7 +32,7 @@ import Testing
             "create.concurrent.delay", "create.concurrent.delay.sharesPerCommit", "create.concurrent.noDelay",
             "create.concurrent.noDelay.sharesPerCommit", "create.concurrent.delay.vsSQLiteOnePerCommit",
             "create.concurrent.delay.vsNoDelay", "create.lone.delay", "create.lone.noDelay", "create.lone.delay.vsNoDelay",
-        ]
+        ]).union(Self.syncFigures)
         #expect(ids == expected)
         // Every figure has a measurement for exactly the systems that run it:
         // all four, but the replay and the cold start, which only the
@@ -43,6 +43,7 @@ import Testing
         for figure in report.measurements.figures where figure.comparable {
             let systems: Set = figure.id.hasSuffix(".processOnly") ? ["ShareLog", "C-LMDB"]
                 : embeddedOnly.contains(figure.id) ? ["ShareLog", "C-LMDB", "SQLite"]
+                : figure.id.hasPrefix("sync.") ? Self.syncSystems(figure.id)
                 : ["ShareLog", "C-LMDB", "SQLite", "Redis"]
             #expect(Set(figure.results.keys) == systems, "\(figure.id)")
             for system in systems {
@@ -60,7 +61,10 @@ import Testing
             "fetch.vsC-LMDB", "fetch.vsSQLite", "batched.vsC-LMDB", "batched.vsSQLite", "batched.bytesVsSQLite",
             "concurrent.vsSQLiteOnePerCommit", "sweep.flat", "sweep.vsSQLite.0", "sweep.floor",
             "replay.vsC-LMDB", "replay.rssAnonFlat", "coldStart.vsC-LMDB", "coldStart.static.vsC-LMDB",
+            "sync.catchup.vsLocal", "sync.catchup.vsRedis", "sync.catchup.rssAnonFlat", "sync.follow.p50",
+            "sync.clip.vsRedis", "sync.clip.p99",
         ])
+        try expectSyncOutcomes(report)
         // The floor's bytes per share, by docs/FORMAT.md: a shareExpired
         // event (35 + 25 bytes) under its 8-byte log position, its eventIndex
         // entry (24-byte id, 8-byte position), its pendingRedactions key (8).
@@ -107,6 +111,48 @@ import Testing
         #expect(try shareLog.fetch(first, at: now) == .expired(at: Timestamp(milliseconds: 1_800_086_400_000), reason: .ttl))
         #expect(try shareLog.fetch(last, at: now) == .live(Share(
             recordName: last, vCard: deck.card(19), createdAt: now, expiresAt: Timestamp(milliseconds: 1_802_592_000_000))))
+    }
+
+    /// The sync workloads' figures: catch-up for both decks, follow latency,
+    /// clip fetches at 1, 8 and 50 connections, the snapshot.
+    static let syncFigures: Set<String> = {
+        var ids: Set<String> = [
+            "sync.follow.p50", "sync.follow.p99", "sync.follow.commit.p50", "sync.follow.commit.p99",
+            "sync.follow.roundTrip.p50", "sync.follow.roundTrip.p99", "sync.snapshot", "sync.snapshot.rate", "sync.snapshot.bytes",
+        ]
+        for deck in ["plain", "mixed"] {
+            ids.formUnion(["", ".mbps", ".local", ".socket", ".redisLoaded", ".rssAnon.receiverHalf", ".rssAnon.receiverPeak",
+                           ".rssAnon.serverHalf", ".rssAnon.serverPeak"].map { "sync.catchup.\(deck)" + $0 })
+        }
+        for connections in [1, 8, 50] {
+            ids.formUnion(["", ".p50", ".p99", ".connecting"].map { "sync.clip.c\(connections)" + $0 })
+        }
+        return ids
+    }()
+
+    /// Who is measured in sync figure `id`: the anchors are ShareLog's
+    /// column alone, Redis's in-memory full sync Redis's alone.
+    static func syncSystems(_ id: String) -> Set<String> {
+        if id.hasSuffix(".local") || id.hasSuffix(".socket") || id.hasPrefix("sync.follow.roundTrip") || id.hasPrefix("sync.snapshot") {
+            return ["ShareLog"]
+        }
+        return id.hasSuffix(".redisLoaded") ? ["Redis"] : ["ShareLog", "Redis"]
+    }
+
+    /// What the sync workloads moved, checked against the cards themselves.
+    private func expectSyncOutcomes(_ report: BenchReport) throws {
+        // The snapshot carried the 100 live cards (cards 0 to 99 of the
+        // smoke run's 20-card plain pool): at least their bytes, and no more
+        // than 512 bytes a share beyond them for the event's other fields,
+        // the frames and the handshake (docs/SYNC.md, docs/FORMAT.md).
+        let deck = CardDeck(mixed: false, pool: 20)
+        let cards = Double((0..<100).map { deck.card($0).count }.reduce(0, +))
+        let megabytes = try #require(report.measurements.figure("sync.snapshot.bytes")?.median(.shareLog))
+        #expect(megabytes * 1e6 >= cards && megabytes * 1e6 <= cards + 100 * 512, "\(megabytes) MB for \(cards) bytes of cards")
+        let table = ReportTable.render(report)
+        #expect(table.contains("catch-up of a new replica, 9:1 photo mix (durable)"))
+        #expect(table.contains("clip fetches by id, 50 connections"))
+        #expect(try FollowChart.write(report, to: NSTemporaryDirectory()) != nil)
     }
 
     /// The rows only Redis has, as a reader of the table would check them.

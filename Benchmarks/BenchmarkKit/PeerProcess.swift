@@ -1,0 +1,80 @@
+import Foundation
+import TestSupport
+
+/// A `sharelog-bench serve` or `follow` process (`SyncPeer`) that a sync
+/// workload runs beside itself: started, read line by line with deadlines,
+/// measured (RssAnon), and killed. Used from one thread at a time.
+final class PeerProcess {
+    private let process: Subprocess
+    private let what: String
+    private var pending: [UInt8] = []
+
+    var pid: pid_t { process.pid }
+
+    /// How long a peer may take to print its first line.
+    static let startDeadline = Duration.seconds(60)
+
+    /// Starts `bench` with `arguments` and waits for its `ready` line.
+    ///
+    /// - Throws: `BenchError.process` with what the peer printed on
+    ///   standard error, when it exits or says anything else first.
+    init(bench: String, _ arguments: [String], what: String) throws {
+        self.what = what
+        do {
+            process = try Subprocess(bench, arguments, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            throw BenchError.process("starting \(what): \(error)")
+        }
+        let first = try nextLine(within: Self.startDeadline)
+        guard first == SyncPeer.readyLine else { throw BenchError.process("\(what) said '\(first)' instead of '\(SyncPeer.readyLine)'") }
+    }
+
+    deinit { stop() }
+
+    /// The next line the peer prints, without its newline.
+    ///
+    /// - Throws: `BenchError.process` when the peer ends first or `timeout`
+    ///   passes.
+    func nextLine(within timeout: Duration) throws -> String {
+        let deadline = Deadline("a line from \(what)", timeout: timeout)
+        while true {
+            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                return line
+            }
+            guard !deadline.hasPassed else { throw BenchError.process("\(what) printed no line within \(timeout)\(stderrTail)") }
+            guard let read = process.readOutput(waitingAtMost: 100) else {
+                throw BenchError.process("\(what) ended\(stderrTail)")
+            }
+            pending += read
+        }
+    }
+
+    /// The peer's RssAnon in KiB, from /proc; nil once it has gone.
+    var rssAnonKiB: Int? { ProcStatus.rssAnonKiB(of: pid) }
+
+    /// Kills the peer (its stores are thrown away after use, so nothing is
+    /// owed a clean stop) and reaps it.
+    func stop() {
+        process.kill()
+        _ = try? process.finish(timeout: .seconds(30))
+    }
+
+    private var stderrTail: String {
+        let text = String(decoding: process.errorOutput.suffix(600), as: UTF8.self)
+        return text.isEmpty ? "" : "; its standard error ends: \(text)"
+    }
+}
+
+/// Reads `/proc/PID/status`.
+enum ProcStatus {
+    /// RssAnon of process `pid` in KiB; nil when it is gone or says none.
+    static func rssAnonKiB(of pid: pid_t) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("RssAnon:") {
+            return Int(line.dropFirst("RssAnon:".count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
+        }
+        return nil
+    }
+}
