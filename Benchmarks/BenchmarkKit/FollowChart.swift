@@ -4,6 +4,8 @@ import Foundation
 /// beside its anchors (the durable commit alone, a socket round trip) and
 /// Redis's replication delay and `SET`, with the goal (2x the commit plus
 /// the round trip, at p50) as a line, drawn by gnuplot as `follow.png`.
+/// "ShareLog commit" and "Redis SET" are each system's durable write on
+/// main alone.
 public enum FollowChart {
     /// Writes `follow.dat` and `follow.gp` into `directory`; `gnuplot
     /// follow.gp` run there draws `follow.png`. Nothing is written when the
@@ -16,10 +18,10 @@ public enum FollowChart {
         func value(_ id: String, _ system: BenchSystem) -> Double? { figures.figure(id)?.median(system) }
         let bars: [(label: String, id: String, system: BenchSystem)] = [
             ("ShareLog follow", "sync.follow", .shareLog),
-            ("ShareLog commit alone", "sync.follow.commit", .shareLog),
-            ("Unix socket round trip", "sync.follow.roundTrip", .shareLog),
+            ("ShareLog commit", "sync.follow.commit", .shareLog),
+            ("socket round trip", "sync.follow.roundTrip", .shareLog),
             ("Redis replication", "sync.follow", .redis),
-            ("Redis SET alone", "sync.follow.commit", .redis),
+            ("Redis SET", "sync.follow.commit", .redis),
         ]
         guard let commit = value("sync.follow.commit.p50", .shareLog), let roundTrip = value("sync.follow.roundTrip.p50", .shareLog) else {
             return nil
@@ -31,7 +33,7 @@ public enum FollowChart {
         }
         let goal = 2 * (commit + roundTrip)
         let script = """
-            set terminal pngcairo size 900,560 enhanced font 'sans,11'
+            set terminal pngcairo size 1000,560 enhanced font 'sans,11'
             set output 'follow.png'
             set title "Follow latency: a share's commit on main to its commit on the follower (\(report.configuration.mode) run, \(Formatting.grouped(report.configuration.syncFollowShares)) shares)"
             set ylabel 'ms (log scale)'

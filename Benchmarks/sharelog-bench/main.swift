@@ -14,6 +14,7 @@ let usage = """
                           [--static-bench PATH] [--swift-version TEXT]
            sharelog-bench coldstart --store PATH --id RECORD-NAME --now MS
            sharelog-bench noop
+           sharelog-bench charts --results results.json --out DIR
            sharelog-bench serve --store PATH --listen unix:PATH --now MS
            sharelog-bench follow --store PATH --connect unix:PATH --now MS
     """
@@ -60,6 +61,20 @@ case "coldstart":
     let (code, line) = ColdStart.fetchOnce(store: store, id: id, now: now)
     print(line)
     exit(code)
+case "charts":
+    // Writes the charts' data and scripts again from a run's results.json.
+    let given = options(arguments, flags: [], values: ["results", "out"])
+    guard let results = value("results", in: given), let out = value("out", in: given) else {
+        fail("charts needs --results and --out\n\(usage)", code: 2)
+    }
+    do {
+        let report = try JSONDecoder().decode(BenchReport.self, from: Data(contentsOf: URL(fileURLWithPath: results)))
+        for script in [try SweepChart.write(report, to: out), try FollowChart.write(report, to: out)].compactMap({ $0 }) {
+            print(script)
+        }
+    } catch {
+        fail("\(results): \(error)", code: 1)
+    }
 case "serve", "follow":
     let endpoint = command == "serve" ? "listen" : "connect"
     let given = options(arguments, flags: [], values: ["store", endpoint, "now"])

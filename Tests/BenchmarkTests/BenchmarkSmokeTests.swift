@@ -53,6 +53,7 @@ import Testing
         }
         try expectRedisRows(report)
         #expect(RedisProcesses.running(under: directory.path) == [], "every redis-server was stopped")
+        #expect(PeerProcesses.running(under: directory.path) == [], "every sync peer was stopped")
         // fetch vs C-LMDB and SQLite; batched vs C-LMDB and SQLite, and its
         // bytes; concurrent; sweep flatness, vs SQLite below N=100k (the
         // smoke run has no larger N) and the floor; replay and its RssAnon;
