@@ -1,3 +1,4 @@
+import CBaseline
 import Foundation
 import ShareLog
 
@@ -69,10 +70,13 @@ public struct CatchUpWorkload: Workload {
                     }
                 case .local:
                     context.progress("catch-up, \(label): round \(round + 1), local batched ingest")
-                    let seconds = try Self.ingest(batches, into: receiver, count: count)
+                    let ingested = try Self.ingest(batches, into: receiver, count: count)
                     measurements.record(
                         "sync.catchup.\(label).local", title: "  anchor: local batched ingest (apply, no socket)", unit: "events/s",
-                        higherIsBetter: true, system: .shareLog, value: Double(count) / seconds)
+                        higherIsBetter: true, system: .shareLog, value: Double(count) / ingested.seconds)
+                    measurements.record(
+                        "sync.catchup.\(label).localWritten", title: "    bytes written per event by the local ingest", unit: "KiB",
+                        higherIsBetter: false, comparable: false, system: .shareLog, value: Double(ingested.written) / 1024 / Double(count))
                 case .socket:
                     // The first round's session tells how many bytes a session moves.
                     guard sessionBytes > 0 else { continue }
@@ -136,15 +140,23 @@ public struct CatchUpWorkload: Workload {
     }
 
     /// Applies `batches` into a new store at `path`, one durable
-    /// transaction each; returns the seconds the applies took.
-    static func ingest(_ batches: [(events: [Event], cursor: PeerCursor)], into path: String, count: Int) throws -> Double {
+    /// transaction each.
+    ///
+    /// - Returns: the seconds the applies took, and the bytes this process
+    ///   sent to storage meanwhile (`write_bytes`, which counts pages
+    ///   written through the map).
+    static func ingest(
+        _ batches: [(events: [Event], cursor: PeerCursor)], into path: String, count: Int
+    ) throws -> (seconds: Double, written: Int) {
         let store = try SyncBench.openReplica(at: path)
+        let writtenBefore = cb_write_bytes()
         let stopwatch = Stopwatch()
         var applied = 0
         for batch in batches { applied += try store.apply(batch.events, advancing: batch.cursor).applied }
         let seconds = stopwatch.seconds
+        let written = Int(cb_write_bytes() - writtenBefore)
         guard applied == count else { throw BenchError.mismatch("the local ingest applied \(applied) of \(count) events") }
-        return seconds
+        return (seconds, written)
     }
 
     /// One pull of `count` events into a new store at `path`, sampling both

@@ -122,7 +122,7 @@ import Testing
             "sync.follow.roundTrip.p50", "sync.follow.roundTrip.p99", "sync.snapshot", "sync.snapshot.rate", "sync.snapshot.bytes",
         ]
         for deck in ["plain", "mixed"] {
-            ids.formUnion(["", ".mbps", ".local", ".socket", ".redisLoaded", ".rssAnon.receiverHalf", ".rssAnon.receiverPeak",
+            ids.formUnion(["", ".mbps", ".local", ".localWritten", ".socket", ".redisLoaded", ".rssAnon.receiverHalf", ".rssAnon.receiverPeak",
                            ".rssAnon.serverHalf", ".rssAnon.serverPeak"].map { "sync.catchup.\(deck)" + $0 })
         }
         for connections in [1, 8, 50] {

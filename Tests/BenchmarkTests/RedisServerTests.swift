@@ -21,7 +21,10 @@ import Testing
                 throw BenchError.process("sharelog-bench ended: \(String(decoding: process.errorOutput, as: UTF8.self))")
             }
             servers = RedisProcesses.running(under: work)
-            return !servers.isEmpty
+            // The server sets its process title, which names its socket,
+            // a moment after it starts: until then its command line is
+            // the one it was started with.
+            return !servers.isEmpty && RedisProcesses.socket(of: servers[0]) != nil
         }
         #expect(servers.count == 1)
         let socket = try #require(RedisProcesses.socket(of: servers[0]))
