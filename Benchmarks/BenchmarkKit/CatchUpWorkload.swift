@@ -42,7 +42,7 @@ public struct CatchUpWorkload: Workload {
             for path in [main, receiver, redisPath, sockets] { context.remove(path) }
         }
         context.progress("catch-up, \(label): filling the main store with \(Formatting.grouped(count)) shares")
-        _ = try await bench.fillMain(at: main, deck: deck, count: count)
+        _ = try bench.fillMain(at: main, deck: deck, count: count)
         let batches = try Self.batches(of: main)
         let server = try bench.startServer(store: main, socket: sockets + "/main.sock")
         defer { server.stop() }

@@ -36,7 +36,7 @@ public struct ClipFetchWorkload: Workload {
         }
         let shares = configuration.syncClipShares
         context.progress("clip: filling the main store and Redis with \(Formatting.grouped(shares)) shares")
-        let names = try await bench.fillMain(at: mainPath, deck: deck, count: shares)
+        let names = try bench.fillMain(at: mainPath, deck: deck, count: shares)
         let (redis, redisNames) = try await context.filledRedis(at: redisPath, deck: deck, parts: [.live(shares)])
         defer { redis.close() }
         let server = try bench.startServer(store: mainPath, socket: sockets + "/main.sock")

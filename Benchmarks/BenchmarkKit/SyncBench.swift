@@ -6,22 +6,40 @@ import ShareSync
 /// What the sync workloads share: the main store they serve, the peer
 /// processes, and the receiving stores.
 ///
-/// Every share is created at `BenchTime.start` for 30 days, and every
-/// process's clock says `now`, an hour later, so every share is live
-/// throughout, whatever today's date.
+/// Every share is created within minutes of `BenchTime.start` for 30 days,
+/// and every process's clock says `now`, an hour after that start, so every
+/// share is live throughout, whatever today's date.
 struct SyncBench {
     let context: BenchContext
     /// The clock of every store and peer, in ms.
     static let now = BenchTime.start + BenchTime.hour
 
     /// A main store at `path` holding one share per card of `deck` from 0
-    /// to `count`, synced to disk and closed (`BenchContext.filledLoggedStore`).
+    /// to `count`, created in batches of 1,000, each batch a second after
+    /// the one before (from `BenchTime.start`), as a store fills in use:
+    /// creation times, and so expiry times, follow the log. Each share lives
+    /// 30 days. Made without syncing, then synced to disk and closed.
     ///
     /// - Returns: the record names, in card order.
-    func fillMain(at path: String, deck: CardDeck, count: Int) async throws -> [RecordName] {
-        let (store, names) = try await context.filledLoggedStore(.shareLog, at: path, deck: deck, parts: [.live(count)])
-        store.close()
-        return ShareLogBenchStore.recordNames(from: names)
+    func fillMain(at path: String, deck: CardDeck, count: Int) throws -> [RecordName] {
+        context.remove(path)
+        let clock = BenchClock()
+        var options = ShareStore.Options()
+        options.clock = clock
+        options.environment.durability = .noSync
+        var names: [RecordName] = []
+        names.reserveCapacity(count)
+        do {
+            let store = try ShareStore.open(at: path, creatingIfMissing: true, options: options)
+            for (batch, first) in stride(from: 0, to: count, by: 1000).enumerated() {
+                clock.set(BenchTime.start + Int64(batch) * 1000)
+                let cards = (first..<min(first + 1000, count)).map { deck.card($0) }
+                names += try store.create(vCards: cards, ttl: .seconds(30 * 24 * 3600)).map(\.recordName)
+            }
+        }
+        let rc = cb_fsync_directory(path)
+        if rc != 0 { throw BenchError.io("fsync of \(path) failed: \(String(cString: strerror(rc)))") }
+        return names
     }
 
     /// A new directory for Unix sockets, short enough for `sun_path` (107
