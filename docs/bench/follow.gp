@@ -10,6 +10,6 @@ set style fill solid 0.8 border -1
 set boxwidth 0.9
 set key top right
 set xtics noenhanced
-set arrow from graph 0, first 1.2966 to graph 1, first 1.2966 nohead dt 2 lw 2 lc rgb '#c00000'
-set label 'goal for the p50: 2 x (commit + round trip) = 1.30 ms' at graph 0.02, first 1.4911 tc rgb '#c00000'
+set arrow from graph 0, first 1.5024 to graph 1, first 1.5024 nohead dt 2 lw 2 lc rgb '#c00000'
+set label 'goal for the p50: 2 x (commit + round trip) = 1.50 ms' at graph 0.02, first 1.7278 tc rgb '#c00000'
 plot 'follow.dat' using 2:xtic(1) title 'p50', '' using 3 title 'p99'
