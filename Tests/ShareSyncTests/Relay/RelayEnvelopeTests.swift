@@ -121,7 +121,9 @@ import Testing
             }
         }
         let sealed = try Self.sealedBody()
-        #expect(throws: RelayEnvelopeError.truncated(count: 37, needed: 38)) { try RelayEnvelope.open(Array(sealed.prefix(37)), key: Self.base) }
+        #expect(throws: RelayEnvelopeError.truncated(count: 37, needed: 38)) {
+            try RelayEnvelope.open(Array(sealed.prefix(37)), key: Self.base)
+        }
         #expect(throws: RelayEnvelopeError.authenticationFailed(hour: Self.sealedHour)) {
             try RelayEnvelope.open(Array(sealed.dropLast()), key: Self.base)
         }
