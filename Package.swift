@@ -34,6 +34,13 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]
         ),
+        // The NATS C client from Debian's libnats-dev: the JetStream relay
+        // (docs/SCALING.md).
+        .systemLibrary(
+            name: "CNATS",
+            pkgConfig: "libnats",
+            providers: [.apt(["libnats-dev"])]
+        ),
         // The safe Swift wrapper: environment, transactions, databases, cursors, errors.
         .target(name: "LMDB", dependencies: ["CLMDB"]),
         // Secure delete for data.mdb: walks LMDB's on-disk pages and zeroes
@@ -46,8 +53,9 @@ let package = Package(
         // The engine: events, log, projections, expiry, compaction, verify.
         .target(name: "ShareLog", dependencies: ["LMDB", "LMDBScrub", "CZlib", "ShareClip"]),
         // Sync (docs/SYNC.md): wire frames, session state machines,
-        // transports (Unix sockets, TCP with TLS 1.3, stdio), the server.
-        .target(name: "ShareSync", dependencies: ["ShareLog", "ShareClip", "COpenSSL", "CZlib"]),
+        // transports (Unix sockets, TCP with TLS 1.3, stdio), the server,
+        // and the relay over NATS JetStream.
+        .target(name: "ShareSync", dependencies: ["ShareLog", "ShareClip", "COpenSSL", "CZlib", "CNATS"]),
         // Deterministic sample business cards for the demo, the benchmark
         // and the tests. Not a product: no library's public API holds them.
         .target(name: "SampleCards"),

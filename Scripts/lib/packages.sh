@@ -28,7 +28,8 @@ require_packages() {
     fi
 }
 
-# What building and testing ShareLog needs. SQLite and hiredis are the
+# What building and testing ShareLog needs. libnats is the NATS C client
+# the JetStream relay runs on (docs/SCALING.md). SQLite and hiredis are the
 # benchmark's only (its SQLite and Redis baselines), but their target builds
 # with the package (and its smoke test).
 require_build_packages() {
@@ -37,6 +38,7 @@ require_build_packages() {
         "pkg-config --exists lmdb" liblmdb-dev \
         "pkg-config --exists zlib" zlib1g-dev \
         "pkg-config --exists openssl" libssl-dev \
+        "pkg-config --exists libnats" libnats-dev \
         "pkg-config --exists sqlite3" libsqlite3-dev \
         "pkg-config --exists hiredis" libhiredis-dev
 }
@@ -48,14 +50,16 @@ require_bench_packages() {
         "command -v gnuplot" gnuplot-nox \
         "command -v redis-server" redis-server \
         "command -v ip" iproute2 \
-        "command -v nft" nftables
+        "command -v nft" nftables \
+        "command -v nats-server" nats-server
 }
 
 # What the tests need besides: the independent readers of a store
 # (ReliabilityTests) use lmdb-utils and Debian's python3 with python3-lmdb;
 # faketime runs the tests again with the clock a year ahead; the benchmark's
 # smoke test (BenchmarkTests) starts redis-server; NetworkFaultTests joins two
-# network namespaces with `ip` (iproute2) and injects faults with `nft`.
+# network namespaces with `ip` (iproute2) and injects faults with `nft`; the
+# relay's tests run a three-node JetStream cluster of nats-server.
 require_test_packages() {
     require_packages \
         "command -v mdb_stat && command -v mdb_dump" lmdb-utils \
@@ -63,5 +67,6 @@ require_test_packages() {
         "command -v faketime" faketime \
         "command -v redis-server" redis-server \
         "command -v ip" iproute2 \
-        "command -v nft" nftables
+        "command -v nft" nftables \
+        "command -v nats-server" nats-server
 }

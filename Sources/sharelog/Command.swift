@@ -17,6 +17,6 @@ protocol Command: Sendable {
 let commands: [any Command.Type] = [
     InitCommand.self, ShareCreateCommand.self, ShareGetCommand.self, ShareRevokeCommand.self,
     SweepCommand.self, CompactCommand.self, VerifyCommand.self, StatsCommand.self, LogCommand.self,
-    UpgradeCommand.self, TrimCommand.self, ServeCommand.self, SyncCommand.self, PeersCommand.self, KeygenCommand.self,
+    UpgradeCommand.self, TrimCommand.self, ServeCommand.self, SyncCommand.self, PeersCommand.self, KeygenCommand.self, RelayCommand.self, RelayKeyCommand.self,
     ClipOpenCommand.self, ClipLastCommand.self, HandoffCommand.self, DemoCommand.self,
 ]

@@ -8,6 +8,8 @@ enum ExitCode {
     static let notFound: Int32 = 3
     static let expired: Int32 = 4
     static let invalidInput: Int32 = 5
+    /// `relay`: the stream lost messages this replica never applied.
+    static let snapshotRequired: Int32 = 6
 
     /// The exit code for an error that reached the top.
     static func of(_ error: any Error) -> Int32 {

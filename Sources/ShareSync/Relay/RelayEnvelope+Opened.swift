@@ -1,13 +1,13 @@
 extension RelayEnvelope {
-    /// What `RelayEnvelope.open(_:key:)` found in a body.
+    /// What `RelayEnvelope.open(_:cardKey:)` found in a body.
     public enum Opened: Sendable, Equatable {
-        /// An encoded event (`EventCodec`): a plain body's, or a sealed
-        /// body's after its tag verified.
-        case event([UInt8])
-        /// A sealed body of `hour`, for which this replica holds no key: its
-        /// key has advanced past `hour`, or it has none. The caller applies
-        /// the creation without its card. The hour is as the body says it;
-        /// nothing in an erased body can be authenticated.
-        case erased(hour: Int64)
+        /// A plain body's encoded event (`EventCodec`).
+        case plain([UInt8])
+        /// A sealed body: the encoded creation without its card, the hour
+        /// its card was sealed for, and the card, after its tag verified;
+        /// nil when no key of `hour` was held. Without the key nothing in
+        /// the body can be authenticated, so `hour` and `redactedEvent`
+        /// are then only what the body says.
+        case sealed(redactedEvent: [UInt8], hour: Int64, card: [UInt8]?)
     }
 }

@@ -1,4 +1,4 @@
-/// Why a relay message's body could not be opened or sealed
+/// Why a relay message's body could not be opened
 /// (`RelayEnvelope`). Each description says what is wrong and what to do.
 public enum RelayEnvelopeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The body has `count` bytes; its form needs at least `needed`.
@@ -10,12 +10,6 @@ public enum RelayEnvelopeError: Error, Equatable, Sendable, CustomStringConverti
     /// The sealed body's tag does not verify under the card key of `hour`:
     /// it was sealed under another stream key, or a byte of it changed.
     case authenticationFailed(hour: Int64)
-    /// The hour is more than `StreamKey.windowHours` after the key's hour:
-    /// no share lives that long, so the body (or a clock) is wrong.
-    case hourBeyondWindow(hour: Int64, keyHour: Int64)
-    /// Sealing for an hour before the key's: this replica has erased that
-    /// hour's key.
-    case hourErased(hour: Int64, keyHour: Int64)
 
     public var description: String {
         switch self {
@@ -28,12 +22,6 @@ public enum RelayEnvelopeError: Error, Equatable, Sendable, CustomStringConverti
         case .authenticationFailed(let hour):
             "the sealed relay message of hour \(hour) does not authenticate: it was sealed under another stream key, "
                 + "or changed on the way; check that every replica imported the same stream key"
-        case .hourBeyondWindow(let hour, let keyHour):
-            "hour \(hour) is more than \(StreamKey.windowHours) hours after the stream key's hour \(keyHour), beyond any share's life: "
-                + "check the clocks of the replicas"
-        case .hourErased(let hour, let keyHour):
-            "cannot seal for hour \(hour): the stream key has advanced to hour \(keyHour) and erased that hour's key; "
-                + "seal for hour \(keyHour) or later"
         }
     }
 }

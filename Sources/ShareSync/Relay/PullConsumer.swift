@@ -1,0 +1,73 @@
+import CNATS
+import Foundation
+
+/// A subscription bound to a durable pull consumer with explicit
+/// acknowledgement of everything up to a message (JetStream's `AckAll`).
+///
+/// Not thread-safe: one thread fetches and acknowledges. Holds its
+/// connection alive.
+public final class PullConsumer {
+    private let subscription: OpaquePointer
+    private let owner: JetStreamConnection
+    /// The last message fetched, kept so that it can be acknowledged once
+    /// what it carries is committed.
+    private var last: OpaquePointer?
+
+    init(subscription: OpaquePointer, owner: JetStreamConnection) {
+        self.subscription = subscription
+        self.owner = owner
+    }
+
+    deinit {
+        natsMsg_Destroy(last)
+        natsSubscription_Destroy(subscription)
+    }
+
+    /// Up to `count` messages and about `maxBytes`, waiting up to `timeout`
+    /// for the first; an empty array when none came. Messages fetched before
+    /// and not acknowledged are redelivered only after the consumer's ack
+    /// wait (30 s), so a caller acknowledges each batch it committed.
+    public func fetch(count: Int, maxBytes: Int, timeout: Duration) throws(JetStreamError) -> [IncomingMessage] {
+        var request = jsFetchRequest()
+        jsFetchRequest_Init(&request)
+        request.Batch = Int32(count)
+        request.MaxBytes = Int64(maxBytes)
+        request.Expires = nanoseconds(timeout)
+        var list = natsMsgList()
+        let status = natsSubscription_FetchRequest(&list, subscription, &request)
+        defer { natsMsgList_Destroy(&list) }
+        if status == NATS_TIMEOUT { return [] }
+        try check(status, "fetch from the consumer")
+        var messages: [IncomingMessage] = []
+        messages.reserveCapacity(Int(list.Count))
+        for index in 0..<Int(list.Count) {
+            guard let message = list.Msgs[index] else { continue }
+            var meta: UnsafeMutablePointer<jsMsgMetaData>?
+            try check(natsMsg_GetMetaData(&meta, message), "read a message's stream sequence")
+            defer { jsMsgMetaData_Destroy(meta) }
+            let length = Int(natsMsg_GetDataLength(message))
+            let body = natsMsg_GetData(message).map { data in
+                Array(UnsafeRawBufferPointer(start: data, count: length))
+            } ?? []
+            messages.append(IncomingMessage(
+                subject: String(cString: natsMsg_GetSubject(message)), body: body,
+                streamSequence: meta?.pointee.Sequence.Stream ?? 0, pending: meta?.pointee.NumPending ?? 0))
+        }
+        if list.Count > 0, let newest = list.Msgs[Int(list.Count) - 1] {
+            natsMsg_Destroy(last)
+            last = newest
+            list.Msgs[Int(list.Count) - 1] = nil  // kept: not destroyed with the list
+        }
+        return messages
+    }
+
+    /// Tells JetStream that every message up to the last one fetched is
+    /// done with. Fire and forget: a lost acknowledgement only makes the
+    /// server deliver again what the caller's cursor already skips.
+    public func acknowledgeFetched() throws(JetStreamError) {
+        guard let message = last else { return }
+        try check(natsMsg_Ack(message, nil), "acknowledge a message")
+        natsMsg_Destroy(message)
+        last = nil
+    }
+}

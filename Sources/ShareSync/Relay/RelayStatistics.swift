@@ -1,0 +1,37 @@
+import Foundation
+
+/// What a relay has done since it started. Read from any thread.
+///
+/// `@unchecked Sendable`: `counts` is only touched under `lock` (NSLock:
+/// ThreadSanitizer sees pthread mutexes).
+public final class RelayStatistics: @unchecked Sendable {
+    public struct Counts: Sendable, Equatable, Encodable {
+        /// This replica's own events the stream acknowledged.
+        public var published = 0
+        /// Of those, how many JetStream already held (a retry after a crash).
+        public var duplicatesPublished = 0
+        /// Messages fetched from the stream and applied (or skipped as held).
+        public var received = 0
+        /// Of those, events new to this store.
+        public var applied = 0
+        /// The last stream sequence this store committed.
+        public var streamPosition: UInt64 = 0
+        /// Messages the consumer had not delivered yet, at the last fetch.
+        public var streamPending: UInt64 = 0
+        /// Messages removed from the middle of the stream by an operator.
+        public var deletedInStream = 0
+        /// Connection or cluster errors the relay waited out.
+        public var retries = 0
+        /// Snapshots taken from a peer after the stream lost messages.
+        public var snapshots = 0
+    }
+
+    private let lock = NSLock()
+    private var counts = Counts()
+
+    public init() {}
+
+    public var current: Counts { lock.withLock { counts } }
+
+    func update(_ change: (inout Counts) -> Void) { lock.withLock { change(&counts) } }
+}

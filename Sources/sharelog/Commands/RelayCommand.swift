@@ -1,0 +1,93 @@
+import Foundation
+import Glibc
+import ShareLog
+import ShareSync
+
+struct RelayCommand: Command {
+    static let name = "relay"
+    static let synopsis =
+        "relay --nats URL[,URL…] --stream-key F [--stream SHARELOG] [--subject-prefix shares] [--replicas 3] [--creds F | --tls-ca F [--tls-cert F --tls-key F]] [--snapshot-from unix:PATH|tcp:HOST:PORT [--key-file F]]"
+    static let summary =
+        "Relay the store through a NATS JetStream stream until SIGINT or SIGTERM: publish its own events, apply every other replica's."
+
+    struct Output: Encodable {
+        let stream: String
+        let counts: RelayStatistics.Counts
+        let milliseconds: Int64
+    }
+
+    static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
+        guard let urls = try arguments.option("nats") else {
+            throw CLIError.usage("give --nats nats://HOST:PORT (several, comma-separated, for a cluster)")
+        }
+        var connectionOptions = JetStreamConnection.Options(servers: urls.split(separator: ",").map(String.init))
+        connectionOptions.credentialsFile = try arguments.option("creds")
+        connectionOptions.tlsCAFile = try arguments.option("tls-ca")
+        connectionOptions.tlsCertificateFile = try arguments.option("tls-cert")
+        connectionOptions.tlsKeyFile = try arguments.option("tls-key")
+        guard (connectionOptions.tlsCertificateFile == nil) == (connectionOptions.tlsKeyFile == nil) else {
+            throw CLIError.usage("--tls-cert and --tls-key go together")
+        }
+        guard let keyPath = try arguments.option("stream-key") else {
+            throw CLIError.usage(
+                "give --stream-key FILE: cards travel sealed under it, so the stream's copies become unreadable within an hour of expiry. "
+                    + "Make one with 'sharelog relay-key FILE' and copy it to every replica")
+        }
+        var options = StreamRelay.Options()
+        options.clock = context.clock
+        if let name = try arguments.option("stream") { options.stream.name = try token(name, "--stream") }
+        if let prefix = try arguments.option("subject-prefix") { options.stream.subjectPrefix = try token(prefix, "--subject-prefix") }
+        if let replicas = try arguments.integer("replicas", in: 1...5) { options.stream.replicas = replicas }
+        if let peer = try arguments.option("snapshot-from") {
+            var request: SyncRequest
+            do { request = SyncRequest(endpoint: try Endpoint(parsing: peer)) } catch { throw CLIError.invalidInput("--snapshot-from: \(error)") }
+            if let path = try arguments.option("key-file") {
+                do { request.key = try SyncKey.load(from: path) } catch { throw CLIError.invalidInput("--key-file: \(error)") }
+            }
+            request.directions = .pull
+            options.snapshotFrom = request
+        }
+        try arguments.finish()
+        let keyring: StreamKeyring
+        do { keyring = try StreamKeyring(path: keyPath, now: context.clock.now()) } catch { throw CLIError.invalidInput("--stream-key: \(error)") }
+        let store = try context.openStore(creatingIfMissing: true)
+        let connection: JetStreamConnection
+        do { connection = try JetStreamConnection(connectionOptions) } catch { throw CLIError.failure("\(error)") }
+        let relay = StreamRelay(store: store, connection: connection, keyring: keyring, options: options)
+        let sessions = SessionContext()
+        StopSignals.install(sessions) { number in logLine("signal \(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping") }
+        let started = ContinuousClock.now
+        let reporter = RelayReporter(statistics: relay.statistics, context: sessions)
+        defer { reporter.stop() }
+        do {
+            try relay.run(context: sessions) { logLine($0) }
+        } catch let failure as RelayFailure {
+            if case .snapshotRequired = failure {
+                logLine("\(failure)")
+                return ExitCode.snapshotRequired
+            }
+            throw CLIError.failure("\(failure)")
+        } catch {
+            throw CLIError.failure("relay failed: \(error)")
+        }
+        let counts = relay.statistics.current
+        let elapsed = ContinuousClock.now - started
+        let output = Output(
+            stream: options.stream.name, counts: counts,
+            milliseconds: elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+        if context.json { try context.printJSON(output); return ExitCode.success }
+        context.print(
+            "published \(counted(counts.published, "event")) (\(counts.duplicatesPublished) already in the stream), "
+                + "received \(counted(counts.received, "message")) (\(counts.applied) new events) through sequence \(counts.streamPosition)")
+        return ExitCode.success
+    }
+
+    /// A name JetStream takes as one subject token or stream name.
+    private static func token(_ text: String, _ option: String) throws -> String {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
+        guard !text.isEmpty, text.count <= 64, text.allSatisfy(allowed.contains) else {
+            throw CLIError.invalidInput("\(option) '\(text)' must be 1 to 64 letters, digits, '-' or '_'")
+        }
+        return text
+    }
+}
