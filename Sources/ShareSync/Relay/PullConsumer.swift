@@ -27,12 +27,27 @@ public final class PullConsumer {
     /// for the first; an empty array when none came. Messages fetched before
     /// and not acknowledged are redelivered only after the consumer's ack
     /// wait (30 s), so a caller acknowledges each batch it committed.
+    ///
+    /// A waiting pull for `count` messages returns only once `count` came
+    /// or it expired, which would hold a lone new message for `timeout`
+    /// (and libnats 3.4 waits out a `NoWait` pull too); so this waits for
+    /// the first message alone, then asks for exactly as many more as that
+    /// message says the stream held for this consumer behind it, which are
+    /// there already. Two round trips, and a message is handed over as
+    /// soon as it arrives.
     public func fetch(count: Int, maxBytes: Int, timeout: Duration) throws(JetStreamError) -> [IncomingMessage] {
+        let first = try request(count: 1, maxBytes: maxBytes, expires: timeout)
+        guard let pending = first.first?.pending, pending > 0, count > 1 else { return first }
+        return first + (try request(count: Int(min(pending, UInt64(count - 1))), maxBytes: maxBytes, expires: timeout))
+    }
+
+    /// One pull request for up to `count` messages, waiting up to `expires`.
+    private func request(count: Int, maxBytes: Int, expires: Duration) throws(JetStreamError) -> [IncomingMessage] {
         var request = jsFetchRequest()
         jsFetchRequest_Init(&request)
         request.Batch = Int32(count)
         request.MaxBytes = Int64(maxBytes)
-        request.Expires = nanoseconds(timeout)
+        request.Expires = nanoseconds(expires)
         var list = natsMsgList()
         let status = natsSubscription_FetchRequest(&list, subscription, &request)
         defer { natsMsgList_Destroy(&list) }

@@ -13,6 +13,16 @@ import ShareLog
 /// from the cursor has neither problem, and messages delivered twice are
 /// skipped by sequence, then by event id.
 ///
+/// **Gaps.** Only a consumer's first batch after `attach` may jump over
+/// sequences: it starts at the cursor's next sequence, so what it skips
+/// is gone from the stream (deleted by an operator, or aged out, which
+/// `checkStillHeld` tells apart). A jump later means messages were
+/// delivered and lost on the way (a pull in flight when a server failed
+/// over, or a pass that failed after its fetch); with acknowledgements
+/// that cover everything before them (`AckAll`), reading on would lose
+/// them for good. So the relay applies what came before the jump, then
+/// makes the consumer again at its cursor, as it does after any failed pass.
+///
 /// Not thread-safe: one thread consumes.
 final class RelayConsumer {
     private let store: ShareStore
@@ -23,6 +33,9 @@ final class RelayConsumer {
     private let clock: any WallClock
     private let identity: RelayStreamIdentity
     private var consumer: PullConsumer?
+    /// Whether `consumer` was just made and has not delivered yet: its
+    /// first delivery may skip only what the stream no longer holds.
+    private var fresh = false
     /// The last stream sequence committed to the store.
     private(set) var position: UInt64
 
@@ -63,6 +76,7 @@ final class RelayConsumer {
         }
         consumer = try connection.pullConsumer(
             stream: settings.name, durable: durableName, filter: settings.allSubjects, startSequence: position + 1)
+        fresh = true
     }
 
     /// Moves the cursor this consumer reads from, after a snapshot set the
@@ -75,34 +89,57 @@ final class RelayConsumer {
     /// Fetches what the stream holds after the cursor (waiting up to
     /// `wait` for the first message), applies it with the cursor in one
     /// transaction, then acknowledges it. Returns the messages received.
+    /// After a failure, the next pass reads again from the cursor.
     func pass(wait: Duration) throws -> Int {
         if consumer == nil { try attach() }
         guard let consumer else { return 0 }
-        let messages = try consumer.fetch(count: 1000, maxBytes: 1 << 20, timeout: wait)
-        guard let newest = messages.last else { return 0 }
+        do {
+            let messages = try consumer.fetch(count: 1000, maxBytes: 1 << 20, timeout: wait)
+            guard !messages.isEmpty else { return 0 }
+            if try apply(messages) {
+                try consumer.acknowledgeFetched()
+            } else {
+                self.consumer = nil
+            }
+            return messages.count
+        } catch {
+            self.consumer = nil
+            throw error
+        }
+    }
+
+    /// Applies the run of `messages` that follows the cursor without a
+    /// gap (see "Gaps"), with the cursor at its end. False when messages
+    /// were lost on the way: the consumer must be made again.
+    private func apply(_ messages: [IncomingMessage]) throws -> Bool {
         var events: [Event] = []
-        var expected = position + 1
+        var through = position
         var deleted = 0
-        for message in messages where message.streamSequence > position {
-            if message.streamSequence != expected {
-                try checkStillHeld(from: expected)
-                deleted += Int(message.streamSequence - expected)
+        var intact = true
+        for message in messages where message.streamSequence > through {
+            if message.streamSequence != through + 1 {
+                guard fresh else {
+                    intact = false
+                    break
+                }
+                try checkStillHeld(from: through + 1)
+                deleted += Int(message.streamSequence - through - 1)
             }
             events.append(try codec.event(from: message))
-            expected = message.streamSequence + 1
+            through = message.streamSequence
         }
-        let through = max(position, newest.streamSequence)
-        let report = try applyRenewingIdentity(events, through: through)
+        fresh = false
+        // Only redeliveries of what the cursor covers: nothing to write.
+        let applied = through > position ? try applyRenewingIdentity(events, through: through).applied : 0
         position = through
-        try consumer.acknowledgeFetched()
         statistics.update {
             $0.received += messages.count
-            $0.applied += report.applied
+            $0.applied += applied
             $0.streamPosition = through
-            $0.streamPending = newest.pending
+            $0.streamPending = messages.last!.pending
             $0.deletedInStream += deleted
         }
-        return messages.count
+        return intact
     }
 
     /// A jump in the sequences delivered: messages the consumer skipped
