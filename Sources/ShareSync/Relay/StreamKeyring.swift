@@ -5,7 +5,7 @@ import ShareLog
 /// to the current hour, and the card keys derived from it.
 ///
 /// Every replica of a stream holds a copy of the same key file, made once
-/// by `sharelog relay-key new` and copied to each (a replica that joins
+/// by `sharelog relay-key FILE` and copied to each (a replica that joins
 /// later gets a copy of a current one: it can read every card of a share
 /// still live, and none of one that expired before its copy was made).
 /// Each advances its copy on its own; the ratchet is deterministic, so all

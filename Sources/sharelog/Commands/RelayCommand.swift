@@ -50,9 +50,11 @@ struct RelayCommand: Command {
         try arguments.finish()
         let keyring: StreamKeyring
         do { keyring = try StreamKeyring(path: keyPath, now: context.clock.now()) } catch { throw CLIError.invalidInput("--stream-key: \(error)") }
-        let store = try context.openStore(creatingIfMissing: true)
+        // Connected before the store is opened (and perhaps created), so a
+        // cluster that cannot be reached leaves no store behind.
         let connection: JetStreamConnection
         do { connection = try JetStreamConnection(connectionOptions) } catch { throw CLIError.failure("\(error)") }
+        let store = try context.openStore(creatingIfMissing: true)
         let relay = StreamRelay(store: store, connection: connection, keyring: keyring, options: options)
         let sessions = SessionContext()
         StopSignals.install(sessions) { number in logLine("signal \(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping") }
