@@ -1,87 +1,142 @@
 import Foundation
+import SampleCards
 import Testing
 import TestSupport
-@testable import ShareLog
 
-/// `sharelog demo`, as docs/CLI.md describes it: on a new store it creates,
-/// fetches, sweeps 8 days ahead, compacts and verifies, prints what it did,
-/// and exits 0 only if all of that held. Checked afterwards with other
-/// commands, each its own process.
-@Suite struct DemoCommandTests {
-    static let phases = ["create (durable, one each)", "fetch by id", "fetch by link and preview", "sweep 8 days ahead", "compact", "verify"]
+/// `sharelog demo`, the main job of `Scripts/demo`: every step's outcome,
+/// read from its `--json` report and checked again afterwards with other
+/// commands on the stores it left, each its own process. Outcomes only,
+/// never timings. The expected values follow from the demo's arguments
+/// (20 shares, a photo on every fifth) and `--now`, written out by hand.
+@Suite(.timeLimit(.minutes(5))) struct DemoCommandTests {
+    static let now = "2026-12-01T10:00:00Z"
+    static let eightDaysOn = "2026-12-09T10:00:00.000Z"
 
-    @Test func theDemoPrintsWhatItDidAndLeavesAStoreThatVerifies() throws {
-        let dir = TemporaryDirectory()
-        let cli = CLI(store: dir.appending("demo"), now: "2026-12-01T10:00:00Z")
-        let demo = try cli.run("demo", "--shares", "12", "--photo-every", "5")
-        #expect(demo.status == 0)
-        #expect(demo.error == "")
-        let lines = demo.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines.count == 12)
-        // Each phase line: its name padded to 28 columns, the count in 7, then a time.
-        for (line, (phase, count)) in zip(lines, zip(Self.phases, [12, 12, 12, 12, 12, 24])) {
-            #expect(line.hasPrefix(phase.padding(toLength: 28, withPad: " ", startingAt: 0) + String(repeating: " ", count: 7 - "\(count)".count) + "\(count) in "))
-            #expect(line.hasSuffix(" ms"))
-        }
-        #expect(Array(lines.dropFirst(6)) == [
-            "",
-            "12 shares (3 with photos) created, fetched by id and by link",
-            "sweep at 2026-12-09T10:00:00.000Z: 12 expired; compaction redacted 12 log entries",
-            "verify: projections match the log",
-            "store: \(cli.store)",
-            "",
-        ])
-
-        let verify = try cli.run("verify", "--json")
-        #expect(verify.status == 0)
-        #expect(verify.json["consistent"] as? Bool == true)
-        #expect(verify.json["events"] as? Int == 24)
-        let stats = try cli.run("stats", "--json", "--now", "2026-12-09T10:00:00Z").json
-        #expect(stats["events"] as? Int == 24)
-        #expect(stats["live"] as? Int == 0)
-        #expect(stats["expired"] as? Int == 12)
-        #expect(stats["due"] as? Int == 0)
-        #expect(stats["pendingRedactions"] as? Int == 0)
-        let log = CLI.jsonLines(try cli.run("log", "--json").output)
-        #expect(log.count == 24)
-        let created = log.prefix(12), ended = log.suffix(12)
-        #expect(created.allSatisfy { $0["kind"] as? String == "shareCreated" && $0["redacted"] as? Bool == true })
-        #expect(created.allSatisfy { $0["createdAt"] as? String == "2026-12-01T10:00:00.000Z" })
-        #expect(created.allSatisfy { $0["expiresAt"] as? String == "2026-12-08T10:00:00.000Z" })
-        #expect(ended.allSatisfy { $0["kind"] as? String == "shareExpired" && $0["reason"] as? String == "ttl" })
-        #expect(ended.allSatisfy { $0["at"] as? String == "2026-12-08T10:00:00.000Z" })
-        #expect(Set(created.compactMap { $0["id"] as? String }) == Set(ended.compactMap { $0["id"] as? String }))
-        #expect(Set(created.compactMap { $0["id"] as? String }).count == 12)
+    /// Runs the demo in `folder` with 20 shares, a photo on every fifth.
+    static func demo(in folder: String, _ dir: TemporaryDirectory) throws -> CLI.Result {
+        try CLI(store: dir.appending("unused"), now: now).run("demo", "--dir", folder, "--shares", "20", "--photo-every", "5", "--json")
     }
 
-    @Test func theDemoSummaryInJSONCountsEveryPhase() throws {
-        let dir = TemporaryDirectory()
-        let cli = CLI(store: dir.appending("demo"), now: "2026-12-01T10:00:00Z")
-        let demo = try cli.run("demo", "--shares", "7", "--photo-every", "3", "--json")
-        #expect(demo.status == 0)
-        let summary = demo.json
-        #expect(summary["store"] as? String == cli.store)
-        #expect(summary["shares"] as? Int == 7)
-        #expect(summary["withPhotos"] as? Int == 3)
-        #expect(summary["expired"] as? Int == 7)
-        #expect(summary["redacted"] as? Int == 7)
-        #expect(summary["verified"] as? Bool == true)
-        let phases = try #require(summary["phases"] as? [[String: Any]])
-        #expect(phases.map { $0["name"] as? String } == Self.phases)
-        #expect(phases.map { $0["count"] as? Int } == [7, 7, 7, 7, 7, 14])
-        #expect(try cli.run("verify").status == 0)
+    @Test func everyStepOfTheDemoDoesWhatItSays() throws {
+        let dir = TemporaryDirectory("demo")
+        let folder = dir.appending("demo")
+        let demo = try Self.demo(in: folder, dir)
+        #expect(demo.status == 0, "\(demo.error)")
+        let report = demo.json
+        #expect(report["failure"] == nil)
+        #expect(report["folder"] as? String == folder)
+        let steps = try #require(report["steps"] as? [[String: Any]])
+        #expect(steps.map { $0["number"] as? Int } == Array(1...8))
+
+        // 1: the main app's shares.
+        #expect(report["shares"] as? Int == 20)
+        #expect(report["withPhotos"] as? Int == 4)
+        // 3: the clip's preview of share 0, and its card for Contacts, byte for byte.
+        let clip = try #require(report["clip"] as? [String: Any])
+        #expect(clip["name"] as? String == "Person Sample0")
+        #expect(clip["title"] as? String == "Engineer 0")
+        #expect(clip["organization"] as? String == "Example Corp 0")
+        #expect(clip["photoBytes"] as? Int == 45_000)
+        let contact = try Data(contentsOf: URL(fileURLWithPath: (folder as NSString).appendingPathComponent("contact.vcf")))
+        #expect([UInt8](contact) == SampleCard.make(index: 0, photoBytes: 45_000))
+        // 4: the follower caught up every creation.
+        #expect(report["followerCaughtUp"] as? Int == 20)
+        // 5: eight days on, everything expired and every card was purged.
+        let expiry = try #require(report["expiry"] as? [String: Any])
+        #expect(expiry["now"] as? String == Self.eightDaysOn)
+        #expect(expiry["expired"] as? Int == 20)
+        #expect(expiry["redacted"] as? Int == 20)
+        // 6: the clip and the follower see it.
+        #expect(report["clipStatusAfterExpiry"] as? String == "expired")
+        #expect(report["followerExpired"] as? Int == 20)
+        // 7: the full app adopted the one live share the clip held.
+        let handoff = try #require(report["handoff"] as? [String: Any])
+        #expect(handoff["sharesAdopted"] as? Int == 1)
+        #expect(handoff["sharesEnded"] as? Int == 1)
+        // 8: every store verified.
+        #expect(report["verified"] as? [String: Bool] == ["main": true, "follower": true, "clip": true, "app": true])
+
+        // What the stores hold, asked of each by its own process.
+        let store = { (name: String) in CLI(store: (folder as NSString).appendingPathComponent(name), now: Self.eightDaysOn) }
+        let main = try store("main").run("stats", "--json").json
+        #expect(main["events"] as? Int == 41, "20 creations, 20 expiries and the share made after the sweep")
+        #expect(main["live"] as? Int == 1)
+        #expect(main["expired"] as? Int == 20)
+        #expect(main["pendingRedactions"] as? Int == 0)
+        let clipID = try #require(clip["id"] as? String)
+        #expect(try store("follower").run("share", "get", clipID).status == 4)
+        #expect(try store("follower").run("stats", "--json").json["expired"] as? Int == 20)
+        let onClip = try store("clip").run("share", "get", clipID, "--json")
+        #expect(onClip.status == 4)
+        #expect(onClip.json["status"] as? String == "expired")
+        #expect(try store("clip").run("stats", "--json").json["pendingRedactions"] as? Int == 0, "no card of an expired share left on the clip")
+        let newShare = try #require(handoff["newShare"] as? String)
+        let onApp = try store("app").run("share", "get", newShare, "--json")
+        #expect(onApp.status == 0)
+        #expect((onApp.json["preview"] as? [String: Any])?["name"] as? String == "Person Sample20")
+        for name in ["main", "follower", "clip", "app"] { #expect(try store(name).run("verify").status == 0, "verify \(name)") }
+
+        #expect(Self.processes(naming: folder) == [], "every process the demo started has stopped")
     }
 
-    @Test func theDemoRefusesAStoreThatExistsAndLeavesItAlone() throws {
-        let dir = TemporaryDirectory()
-        let cli = CLI(store: dir.appending("store"), now: "2026-12-01T10:00:00Z")
-        _ = try cli.run("init")
-        #expect(try cli.run("share", "create", "-", input: Data(smallCard())).status == 0)
-        let before = try cli.dataFile()
-        let demo = try cli.run("demo", "--shares", "3")
+    @Test func aSecondRunStartsCleanInTheSameFolder() throws {
+        let dir = TemporaryDirectory("demo")
+        let folder = dir.appending("demo")
+        #expect(try Self.demo(in: folder, dir).status == 0)
+        let again = try Self.demo(in: folder, dir)
+        #expect(again.status == 0, "\(again.error)")
+        #expect(again.json["followerCaughtUp"] as? Int == 20)
+        let main = CLI(store: (folder as NSString).appendingPathComponent("main"), now: Self.eightDaysOn)
+        #expect(try main.run("stats", "--json").json["events"] as? Int == 41, "the first run's store is gone")
+        #expect(Self.processes(naming: folder) == [])
+    }
+
+    @Test func aFolderTheDemoDidNotMakeIsRefusedAndLeftAlone() throws {
+        let dir = TemporaryDirectory("demo")
+        let folder = dir.appending("mine")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let file = (folder as NSString).appendingPathComponent("notes.txt")
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("keep me\n".utf8)))
+        let demo = try Self.demo(in: folder, dir)
         #expect(demo.status == 5)
-        #expect(demo.error == "sharelog: demo needs a new store, but \(cli.store) exists; pass another --store\n")
+        #expect(demo.error.contains("holds files that no demo made"), "\(demo.error)")
         #expect(demo.output == "")
-        #expect(try cli.dataFile() == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["notes.txt"])
+        #expect(FileManager.default.contents(atPath: file) == Data("keep me\n".utf8))
+    }
+
+    @Test func theTextSummaryListsEveryStepAndWhereTheStoresAre() throws {
+        let dir = TemporaryDirectory("demo")
+        let folder = dir.appending("demo")
+        let demo = try CLI(store: dir.appending("unused"), now: Self.now).run("demo", "--dir", folder, "--shares", "3")
+        #expect(demo.status == 0, "\(demo.error)")
+        let lines = demo.output.split(separator: "\n").map(String.init)
+        #expect(lines.first == "demo folder: \(folder)")
+        for number in 1...8 { #expect(lines.contains { $0.hasPrefix("[\(number)/8] ") }, "progress of step \(number)") }
+        let summary = try #require(lines.firstIndex(of: "Summary"))
+        let rows = lines[summary...].filter { $0.hasPrefix(" ") && $0.hasSuffix(" ms") }
+        #expect(rows.count == 8)
+        for name in ["main", "follower", "clip", "app"] {
+            #expect(lines.contains { $0.hasPrefix(name) && $0.hasSuffix("\(folder)/\(name)") }, "where \(name) is")
+        }
+    }
+
+    @Test func aFolderTooLongForTheServersSocketIsRefusedBeforeAnythingIsMade() throws {
+        let dir = TemporaryDirectory("demo")
+        let folder = dir.appending(String(repeating: "d", count: 120))
+        let demo = try Self.demo(in: folder, dir)
+        #expect(demo.status == 5)
+        #expect(demo.error.contains("a Unix socket path may have 107"), "\(demo.error)")
+        #expect(!FileManager.default.fileExists(atPath: folder))
+    }
+
+    /// The processes whose command line names `folder`.
+    static func processes(naming folder: String) -> [String] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { pid in
+            guard pid.allSatisfy(\.isNumber), let bytes = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return nil }
+            let line = String(decoding: bytes.map { $0 == 0 ? 32 : $0 }, as: UTF8.self)
+            return line.contains(folder) ? "\(pid): \(line)" : nil
+        }
     }
 }

@@ -1,0 +1,76 @@
+/// What the demo did, step by step, and where it left everything: the
+/// summary table in text, the document of `demo --json`.
+///
+/// Each outcome field is set by the step that checked it, and stays nil
+/// when the demo stopped before that step.
+struct DemoReport: Encodable {
+    struct Step: Encodable {
+        let number: Int
+        let title: String
+        /// What happened, in one sentence.
+        let outcome: String
+        let milliseconds: Double
+    }
+
+    struct Places: Encodable {
+        let main: String
+        let follower: String
+        let clip: String
+        let app: String
+        let socket: String
+        /// The Contacts-ready vCard the clip wrote.
+        let contact: String
+        /// Every child process's standard output and error.
+        let logs: String
+    }
+
+    /// Step 3: the share the clip opened by its link, as it previewed it.
+    struct ClipFetch: Encodable {
+        let id: String
+        let link: String
+        let name: String?
+        let title: String?
+        let organization: String?
+        let photoBytes: Int?
+        /// The size of the vCard the clip wrote, byte for byte the card
+        /// the main app shared.
+        let contactBytes: Int
+    }
+
+    /// Step 5: the sweep and compaction on main, eight days on.
+    struct Expiry: Encodable {
+        let now: String
+        let expired: Int
+        let microsecondsPerShare: Double
+        let redacted: Int
+    }
+
+    /// Step 7: the full app's handoff from the clip.
+    struct Handoff: Encodable {
+        /// The share shared after the sweep, which the clip opened.
+        let newShare: String
+        let sharesAdopted: Int
+        let sharesEnded: Int
+    }
+
+    let folder: String
+    let stores: Places
+    var steps: [Step] = []
+    var shares = 0
+    var withPhotos = 0
+    var clip: ClipFetch?
+    /// Step 4: the events the follower held once it caught up.
+    var followerCaughtUp: Int?
+    var expiry: Expiry?
+    /// Step 6: how the clip answered for its share, and the expiries the
+    /// follower received.
+    var clipStatusAfterExpiry: String?
+    var followerExpired: Int?
+    var handoff: Handoff?
+    /// Step 8: `verify` of each store, by name.
+    var verified: [String: Bool] = [:]
+    /// Why the demo stopped early; nil when every step held.
+    var failure: String?
+
+    var succeeded: Bool { failure == nil }
+}
