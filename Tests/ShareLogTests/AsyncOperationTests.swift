@@ -71,6 +71,25 @@ import TestSupport
             recordName: kept.recordName, vCard: smallCard(1), createdAt: start, expiresAt: start.advanced(by: .seconds(600)))))
         #expect(try store.fetch(swept[0].recordName, at: sweptAt) == .expired(at: start.advanced(by: .seconds(60)), reason: .ttl))
     }
+
+    @Test func theAsyncAppliesCommitTheirCursorWithTheEvents() async throws {
+        let test = try TestStore()
+        let store = test.store
+        let start = test.clock.now()
+        let peer = ForeignReplica()
+        let epoch = Epoch.random()
+        let first = peer.created(at: start, ttl: .seconds(600)), second = peer.created(at: start, ttl: .seconds(600))
+        let at10 = PeerCursor(peer: peer.id, epoch: epoch, position: 10, lastSeen: start)
+        #expect(try await store.apply([first], advancing: at10) == ApplyReport(applied: 1, duplicates: 0))
+        #expect(try store.cursor(of: peer.id) == at10)
+        // A snapshot's end moves the cursor back; advancing never would.
+        let at4 = PeerCursor(peer: peer.id, epoch: epoch, position: 4, lastSeen: start)
+        #expect(try await store.apply([first, second], advancing: at4) == ApplyReport(applied: 1, duplicates: 1))
+        #expect(try store.cursor(of: peer.id)?.position == 10)
+        #expect(try await store.apply([], resetting: at4) == ApplyReport(applied: 0, duplicates: 0))
+        #expect(try store.cursor(of: peer.id) == at4)
+        #expect(try store.stats(at: start).events == 2)
+    }
 }
 
 /// A flag threads set once and read.

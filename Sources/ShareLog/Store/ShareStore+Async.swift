@@ -14,6 +14,17 @@ extension ShareStore {
         try await Self.offCooperativePool { try self.apply(events) }
     }
 
+    /// The async form of `apply(_:advancing:)`: the events and the cursor
+    /// commit together, and the batch is durable once this returns.
+    public func apply(_ events: [Event], advancing cursor: PeerCursor) async throws -> ApplyReport {
+        try await Self.offCooperativePool { try self.apply(events, advancing: cursor) }
+    }
+
+    /// The async form of `apply(_:resetting:)`, for the end of a snapshot.
+    public func apply(_ events: [Event], resetting cursor: PeerCursor) async throws -> ApplyReport {
+        try await Self.offCooperativePool { try self.apply(events, resetting: cursor) }
+    }
+
     /// The async form of `revoke(_:)`.
     public func revoke(_ name: RecordName) async throws -> ShareExpired {
         try await Self.offCooperativePool { try self.revoke(name) }
