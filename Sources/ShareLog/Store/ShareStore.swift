@@ -12,9 +12,10 @@ import ShareClip
 ///
 /// Thread-safe. Instances opened on one directory in a process share one
 /// LMDB environment (the LMDB module's registry sees to it). Operations are
-/// synchronous and block on the disk while they commit; `create` also has
-/// an async form that suspends instead, for callers on Swift's cooperative
-/// thread pool.
+/// synchronous and block on the disk while they commit. The ones that
+/// commit or read at length (create, apply, revoke, sweep, compact, verify)
+/// also have async forms that keep Swift's cooperative thread pool free
+/// (`ShareStore+Async.swift`, docs/EMBEDDING.md "Threads and async").
 public final class ShareStore: Sendable {
     public let path: String
     /// This replica's id: the one it was opened with, or the one the last
