@@ -91,6 +91,23 @@ import TestSupport
         #expect(Self.processes(naming: folder) == [])
     }
 
+    @Test func aProcessThatAKilledRunLeftBehindIsStoppedByTheNext() throws {
+        let dir = TemporaryDirectory("demo")
+        let folder = dir.appending("demo")
+        #expect(try Self.demo(in: folder, dir).status == 0)
+        // What a run killed with SIGKILL leaves: a child still running,
+        // its pid in the marker, its command line naming the folder.
+        let leftover = try Subprocess("/bin/sh", ["-c", "sleep 120", folder], environment: [:])
+        let marker = try FileHandle(forWritingTo: URL(fileURLWithPath: (folder as NSString).appendingPathComponent(".sharelog-demo")))
+        try marker.seekToEnd()
+        try marker.write(contentsOf: Data("\(leftover.pid)\n".utf8))
+        try marker.close()
+        #expect(try Self.demo(in: folder, dir).status == 0)
+        try Deadline.block(until: "the leftover process ends", timeout: .seconds(10), every: .milliseconds(10)) { !leftover.isRunning }
+        #expect(leftover.termination?.signaled == true)
+        #expect(leftover.termination?.status == SIGKILL)
+    }
+
     @Test func aFolderTheDemoDidNotMakeIsRefusedAndLeftAlone() throws {
         let dir = TemporaryDirectory("demo")
         let folder = dir.appending("mine")

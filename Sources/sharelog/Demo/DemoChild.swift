@@ -34,10 +34,21 @@ final class DemoChild {
         posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, self.outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        // The demo ignores SIGINT and SIGTERM (`DemoChildren` handles them);
+        // a child starts with their default actions instead, as from a shell.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGINT)
+        sigaddset(&defaults, SIGTERM)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
         let argv = ([Self.executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, Self.executable, &actions, nil, argv, environ)
+        let spawned = posix_spawn(&pid, Self.executable, &actions, &attributes, argv, environ)
         guard spawned == 0 else {
             throw CLIError.failure("cannot start sharelog \(arguments.joined(separator: " ")): \(String(cString: strerror(spawned)))")
         }
