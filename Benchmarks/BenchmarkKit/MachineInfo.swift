@@ -14,6 +14,9 @@ public struct MachineInfo: Codable, Sendable {
     /// redis-server's and hiredis's versions; nil when redis-server is not
     /// installed.
     public let redis: String?
+    /// nats-server's version (the relay workload's cluster); nil when it
+    /// is not installed, or in the results of runs from before the relay.
+    public let nats: String?
     /// The 1-minute load average when the run began: other users of the machine.
     public let loadAverageAtStart: Double
 
@@ -33,6 +36,7 @@ public struct MachineInfo: Codable, Sendable {
             lmdb: String(cString: cb_lmdb_version()),
             sqlite: String(cString: cb_sqlite_version()),
             redis: RedisServer.versions(),
+            nats: RelayBench.natsServerVersion(),
             loadAverageAtStart: loadAverage())
     }
 

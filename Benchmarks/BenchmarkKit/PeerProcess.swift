@@ -1,12 +1,13 @@
 import Foundation
 import TestSupport
 
-/// A `sharelog-bench serve` or `follow` process (`SyncPeer`) that a sync
-/// workload runs beside itself: started, read line by line with deadlines,
-/// measured (RssAnon), and killed. Used from one thread at a time.
+/// A `sharelog-bench serve`, `follow` or `relay` process (`SyncPeer`) that
+/// a sync workload runs beside itself: started, read line by line with
+/// deadlines, measured (RssAnon), and killed. Used from one thread at a time.
 final class PeerProcess {
     private let process: Subprocess
-    private let what: String
+    /// What the peer is, for messages.
+    let what: String
     private var pending: [UInt8] = []
 
     var pid: pid_t { process.pid }
@@ -67,7 +68,7 @@ final class PeerProcess {
     }
 }
 
-/// Reads `/proc/PID/status`.
+/// Reads `/proc/PID/status` and `/proc/PID/stat`.
 enum ProcStatus {
     /// RssAnon of process `pid` in KiB; nil when it is gone or says none.
     static func rssAnonKiB(of pid: pid_t) -> Int? {
@@ -76,5 +77,24 @@ enum ProcStatus {
             return Int(line.dropFirst("RssAnon:".count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
         }
         return nil
+    }
+
+    /// The CPU time process `pid` has used, user and system, in seconds
+    /// (in clock ticks, 10 ms each); nil once it is gone.
+    static func cpuSeconds(of pid: pid_t) -> Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let end = stat.lastIndex(of: ")") else { return nil }
+        // After the command's closing parenthesis: state (field 3) on;
+        // utime and stime are fields 14 and 15.
+        let fields = stat[stat.index(after: end)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// The CPU time this process has used, user and system, in seconds.
+    static func ownCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6
     }
 }

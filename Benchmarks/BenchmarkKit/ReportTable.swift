@@ -33,6 +33,11 @@ public enum ReportTable {
             lines.append("Sync rows: the anchors are in the ShareLog column (local ingest, socket alone, commit alone, round trip); "
                 + "Redis's catch-up is a replica's full sync until its AOF is written; latencies are percentiles of every operation.")
         }
+        if report.measurements.figure("sync.relay.catchup") != nil {
+            lines.append("Relay rows (issue 16): `sharelog-bench relay` peers on a 3-server JetStream cluster on loopback, "
+                + "the stream replicated 3 times; the anchors are ShareLog's direct sync, in the same rounds; "
+                + "delays are percentiles of every share.")
+        }
         lines.append("")
         lines.append("Targets (issues 4, 11 and 15):")
         for target in report.targets {

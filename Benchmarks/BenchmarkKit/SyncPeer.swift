@@ -3,12 +3,13 @@ import ShareLog
 import ShareSync
 
 /// The processes on the far side of the sync workloads: `sharelog-bench
-/// serve` and `sharelog-bench follow`. Each runs the same ShareSync calls
-/// that `sharelog serve` and `sharelog sync --follow` run, with their
-/// default options, and adds only what the benchmark reads: a `ready` line,
-/// and for the follower a line per commit.
+/// serve`, `sharelog-bench follow` and `sharelog-bench relay`
+/// (`SyncPeer+Relay.swift`). Each runs the same ShareSync calls that
+/// `sharelog serve`, `sharelog sync --follow` and `sharelog relay` run,
+/// with their default options, and adds only what the benchmark reads: a
+/// `ready` line, and for the follower and the relay a line per commit.
 ///
-/// Either process stops by itself when the benchmark that started it is
+/// Each process stops by itself when the benchmark that started it is
 /// gone (its parent process changes), so a killed benchmark leaves no peer
 /// behind.
 public enum SyncPeer {
@@ -83,20 +84,20 @@ public enum SyncPeer {
         return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 
-    private static func options(now: Int64) -> ShareStore.Options {
+    static func options(now: Int64) -> ShareStore.Options {
         var options = ShareStore.Options()
         options.clock = FixedClock(Timestamp(milliseconds: now))
         return options
     }
 
     /// One line on standard output, written at once (not buffered).
-    private static func printLine(_ line: String) {
+    static func printLine(_ line: String) {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
     /// Stops `context` when the parent process is gone: checked every
     /// 100 ms on a thread of its own.
-    private static func stopWhenOrphaned(_ context: SessionContext) {
+    static func stopWhenOrphaned(_ context: SessionContext) {
         let parent = getppid()
         Thread.detachNewThread {
             while getppid() == parent { usleep(100_000) }

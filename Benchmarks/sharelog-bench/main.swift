@@ -1,7 +1,7 @@
 // sharelog-bench: ShareLog side by side with raw LMDB in C, SQLite and Redis.
 // It parses arguments, calls BenchmarkKit and prints; see BENCHMARKS.md.
 //
-// The serve and follow commands are the far side of the sync workloads.
+// The serve, follow and relay commands are the far side of the sync workloads.
 // The coldstart and noop commands are the processes the cold-start
 // measurement spawns: they do nothing before the library call that a clip
 // would not do (the parsing below uses no Set or Dictionary, whose first
@@ -10,13 +10,14 @@ import BenchmarkKit
 import Foundation
 
 let usage = """
-    usage: sharelog-bench [run] [--quick] [--out DIR] [--work DIR] [--only create,read,sweep,replay,preview,catchup,follow,clip,snapshot]
+    usage: sharelog-bench [run] [--quick] [--out DIR] [--work DIR] [--only create,read,sweep,replay,preview,catchup,follow,clip,snapshot,relay]
                           [--static-bench PATH] [--swift-version TEXT]
            sharelog-bench coldstart --store PATH --id RECORD-NAME --now MS
            sharelog-bench noop
            sharelog-bench charts --results results.json --out DIR
            sharelog-bench serve --store PATH --listen unix:PATH --now MS
            sharelog-bench follow --store PATH --connect unix:PATH --now MS
+           sharelog-bench relay --store PATH --nats URL[,URL…] --stream-key FILE --stream NAME --subject-prefix TOKEN --now MS
     """
 
 func fail(_ message: String, code: Int32) -> Never {
@@ -84,6 +85,15 @@ case "serve", "follow":
     let (code, error) = command == "serve"
         ? SyncPeer.serve(store: store, listen: address, now: now)
         : SyncPeer.follow(store: store, connect: address, now: now)
+    if let error { fail(error, code: code) }
+    exit(code)
+case "relay":
+    let given = options(arguments, flags: [], values: ["store", "nats", "stream-key", "stream", "subject-prefix", "now"])
+    guard let store = value("store", in: given), let nats = value("nats", in: given), let key = value("stream-key", in: given),
+          let stream = value("stream", in: given), let prefix = value("subject-prefix", in: given),
+          let now = value("now", in: given).flatMap({ Int64($0) })
+    else { fail("relay needs --store, --nats, --stream-key, --stream, --subject-prefix and --now\n\(usage)", code: 2) }
+    let (code, error) = SyncPeer.relay(store: store, nats: nats, streamKey: key, stream: stream, subjectPrefix: prefix, now: now)
     if let error { fail(error, code: code) }
     exit(code)
 case "run":

@@ -54,6 +54,7 @@ import Testing
         try expectRedisRows(report)
         #expect(RedisProcesses.running(under: directory.path) == [], "every redis-server was stopped")
         #expect(PeerProcesses.running(under: directory.path) == [], "every sync peer was stopped")
+        #expect(PeerProcesses.natsServers(under: directory.path) == [], "every nats-server was stopped")
         // fetch vs C-LMDB and SQLite; batched vs C-LMDB and SQLite, and its
         // bytes; concurrent; sweep flatness, vs SQLite below N=100k (the
         // smoke run has no larger N) and the floor; replay and its RssAnon;
@@ -115,7 +116,7 @@ import Testing
     }
 
     /// The sync workloads' figures: catch-up for both decks, follow latency,
-    /// clip fetches at 1, 8 and 50 connections, the snapshot.
+    /// clip fetches at 1, 8 and 50 connections, the snapshot, the relay.
     static let syncFigures: Set<String> = {
         var ids: Set<String> = [
             "sync.follow.p50", "sync.follow.p99", "sync.follow.commit.p50", "sync.follow.commit.p99",
@@ -128,13 +129,23 @@ import Testing
         for connections in [1, 8, 50] {
             ids.formUnion(["", ".p50", ".p99", ".connecting"].map { "sync.clip.c\(connections)" + $0 })
         }
+        ids.formUnion([
+            "sync.relay.catchup", "sync.relay.catchup.firstCommit", "sync.relay.catchup.steady", "sync.relay.catchup.cpuRelay", "sync.relay.catchup.cpuNats",
+            "sync.relay.catchup.held", "sync.relay.publish", "sync.relay.catchup.direct", "sync.relay.catchup.direct.cpuServer",
+            "sync.relay.catchup.direct.cpuClient", "sync.relay.catchup.vsDirect", "sync.relay.delay.held",
+        ])
+        for p in ["p50", "p99"] {
+            ids.formUnion(["", ".published", ".direct", ".vsDirect"].map { "sync.relay.delay\($0).\(p)" })
+        }
         return ids
     }()
 
     /// Who is measured in sync figure `id`: the anchors are ShareLog's
-    /// column alone, Redis's in-memory full sync Redis's alone.
+    /// column alone, Redis's in-memory full sync Redis's alone, and the
+    /// relay is ShareLog's beside ShareLog's direct sync.
     static func syncSystems(_ id: String) -> Set<String> {
-        if id.hasSuffix(".local") || id.hasSuffix(".socket") || id.hasPrefix("sync.follow.roundTrip") || id.hasPrefix("sync.snapshot") {
+        if id.hasSuffix(".local") || id.hasSuffix(".socket") || id.hasPrefix("sync.follow.roundTrip") || id.hasPrefix("sync.snapshot")
+            || id.hasPrefix("sync.relay") {
             return ["ShareLog"]
         }
         return id.hasSuffix(".redisLoaded") ? ["Redis"] : ["ShareLog", "Redis"]
@@ -154,6 +165,18 @@ import Testing
         #expect(table.contains("catch-up of a new replica, 9:1 photo mix (durable)"))
         #expect(table.contains("clip fetches by id, 50 connections"))
         #expect(try FollowChart.write(report, to: NSTemporaryDirectory()) != nil)
+
+        // Through the relay, every round's new replica came to hold every
+        // share of the source store, live with its card; and replica B
+        // every share created on A, the first included.
+        let configuration = report.configuration
+        let relayEvents = try #require(configuration.relayEvents)
+        #expect(report.measurements.figure("sync.relay.catchup.held")?.results.mapValues(\.values)
+            == ["ShareLog": Array(repeating: Double(relayEvents), count: configuration.syncRounds)])
+        #expect(report.measurements.figure("sync.relay.delay.held")?.results.mapValues(\.values)
+            == ["ShareLog": [Double(configuration.syncFollowShares + 1)]])
+        #expect(table.contains("relay: catch-up of a new replica from the JetStream stream, 1 KB cards (durable)"))
+        #expect(report.machine.nats?.hasPrefix("nats-server ") == true, "\(report.machine.nats ?? "nil")")
     }
 
     /// The rows only Redis has, as a reader of the table would check them.
