@@ -47,12 +47,15 @@ public struct RelayWorkload: Workload {
         let bench = SyncBench(context: context)
         let source = context.storePath("relay-source", .shareLog)
         let receiver = context.storePath("relay-receiver", .shareLog)
-        let sockets = try SyncBench.socketDirectory()
         defer {
-            for path in [source, receiver, RelayBench.keyPath(of: source), RelayBench.keyPath(of: receiver), sockets] { context.remove(path) }
+            for path in [source, receiver, RelayBench.keyPath(of: source), RelayBench.keyPath(of: receiver)] { context.remove(path) }
         }
         context.progress("relay: filling the source store with \(Formatting.grouped(count)) shares")
         let names = try bench.fillMain(at: source, deck: deck, count: count)
+        // Made after the fill, whose progress line NatsLifelineTests kills
+        // the benchmark at: in /tmp, outside the work directory.
+        let sockets = try SyncBench.socketDirectory()
+        defer { context.remove(sockets) }
         let shares = names.enumerated().map { (name: $0.element, card: deck.card($0.offset)) }
         try relay.copyKey(to: source)
         let server = try bench.startServer(store: source, socket: sockets + "/main.sock")

@@ -17,7 +17,8 @@ import Testing
         // Whatever happens, no server of this test outlives it.
         defer { for pid in PeerProcesses.natsServers(under: work) { kill(pid, SIGKILL) } }
         // The workload fills its source store once the cluster runs and its
-        // lifeline watches it.
+        // lifeline watches it, and before it makes anything outside the
+        // work directory.
         try Deadline.block(until: "the benchmark has started its cluster", every: .milliseconds(20)) {
             _ = process.readOutput(waitingAtMost: 0)
             guard process.isRunning else {
