@@ -68,6 +68,11 @@ public final class Subprocess {
         errorDescriptor = pipes[2][0]
         open = [outputDescriptor, errorDescriptor]
         for descriptor in [input, outputDescriptor, errorDescriptor] { _ = fcntl(descriptor, F_SETFL, O_NONBLOCK) }
+        // 1 MiB pipes for what it prints, not 64 KiB (1 MiB is Linux's
+        // default pipe-max-size): a server that logs a burst of lines
+        // between two reads of its test would block on the write, and
+        // answer nobody, until the test reads again.
+        for descriptor in [outputDescriptor, errorDescriptor] { _ = fcntl(descriptor, Self.setPipeSize, 1 << 20) }
     }
 
     deinit {
@@ -181,6 +186,9 @@ public final class Subprocess {
         close(input)
         input = -1
     }
+
+    /// Linux's `F_SETPIPE_SZ`, which the Glibc module does not export (it needs `_GNU_SOURCE`).
+    private static let setPipeSize: Int32 = 1031
 
     private static func failure(_ call: String, _ code: Int32) -> NSError {
         NSError(domain: NSPOSIXErrorDomain, code: Int(code), userInfo: [NSLocalizedDescriptionKey: "\(call): \(String(cString: strerror(code)))"])

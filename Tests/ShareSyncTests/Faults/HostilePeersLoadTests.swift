@@ -40,7 +40,7 @@ import TestSupport
             replay: replay, garbageSeed: Self.garbageSeed))
         crowd.start()
         var crowdStopped = false
-        defer { if !crowdStopped { try? crowd.stop() } }
+        defer { if !crowdStopped { try? crowd.stop { server.pump() } } }
 
         // The bad clients are all at work, the flood holding its 300, before the first good clip starts.
         var peakAnonymousKiB = 0
@@ -74,7 +74,7 @@ import TestSupport
             server.pump()
             return HostilePeer.allCases.allSatisfy { crowd.tally.counts(of: $0).attempts >= 1 }
         }
-        try crowd.stop()
+        try crowd.stop { server.pump() }
         crowdStopped = true
         let outcomes = try #require(try results.withLock { $0 }?.get())
 

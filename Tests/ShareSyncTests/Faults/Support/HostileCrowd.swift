@@ -60,11 +60,18 @@ final class HostileCrowd: Sendable {
         }
     }
 
-    /// Stops every thread at its next step and waits until all have ended.
-    func stop() throws {
+    /// Stops every thread at its next step and waits until all have ended,
+    /// calling `waiting` all along.
+    ///
+    /// `waiting` must drain the server's log: as the flood ends, the server
+    /// logs a line for each of its 300 connections, more than a pipe holds;
+    /// a server blocked on that write answers nobody, and the attempts
+    /// still under way wait for it until their own deadlines (20 and 30 s).
+    func stop(waiting: () -> Void) throws {
         stopping.store(true, ordering: .relaxed)
         try Deadline.block(until: "every bad client's thread has ended", timeout: .seconds(60), every: .milliseconds(20)) {
-            running.load(ordering: .relaxed) == 0
+            waiting()
+            return running.load(ordering: .relaxed) == 0
         }
     }
 
