@@ -7,11 +7,9 @@ import TestSupport
 /// SIGKILL at a deadline, or killed outright as a crash would.
 ///
 /// `init` returns once the server has said where it serves. Tests stop it
-/// in a `defer`; one nobody stopped is stopped when it goes. Its log is
-/// read while a test waits on it and when it stops: a server whose log
-/// goes unread must not write more than a pipe holds (64 KiB, some 250
-/// sessions) in between. Not thread-safe: the test's thread drives it,
-/// like its `Subprocess`.
+/// in a `defer`; one nobody stopped is stopped when it goes (`WatchedProcess`).
+/// Its log is read while a test waits on it and when it stops. Not
+/// thread-safe: the test's thread drives it.
 final class ServeProcess {
     /// Where it serves, as its `sharelog: serving STORE on ENDPOINT` line
     /// says it (the real port for `tcp:127.0.0.1:0`): the `--connect`
@@ -19,26 +17,16 @@ final class ServeProcess {
     let endpoint: String
     /// Its process id, for reading its figures in /proc.
     var pid: pid_t { process.pid }
-    private let process: Subprocess
-    private var outcome: CLIResult?
+    private let process: WatchedProcess
 
     /// Starts `sharelog serve --listen listen extra…` on `cli`'s store
     /// (`listen` as `unix:PATH` or `tcp:127.0.0.1:0`, `extra` such as
     /// `--heartbeat 1`) and waits until it says where it serves.
     init(_ cli: SharelogCLI, listen: String, extra: [String] = []) throws {
-        let process = try cli.start(["serve", "--listen", listen] + extra)
-        var served: String?
-        try Deadline.block(until: "sharelog serve --listen \(listen) says where it serves", timeout: .seconds(30)) {
-            _ = process.readOutput(waitingAtMost: 5)
-            served = Self.lines(of: process).lazy.compactMap(Self.servedEndpoint).first
-            return served != nil || !process.isRunning
-        }
-        guard let served else {
-            let ended = CLIResult(try process.finish(timeout: .seconds(10)))
-            throw HarnessFailure.endedEarly("sharelog serve --listen \(listen)", before: "it served", log: ended.error)
-        }
-        self.process = process
-        endpoint = served
+        process = try WatchedProcess(
+            cli, ["serve", "--listen", listen] + extra, what: "sharelog serve --listen \(listen)", readiness: "says where it serves",
+            timeout: .seconds(30)) { Self.servedEndpoint($0) != nil }
+        endpoint = process.lines.lazy.compactMap(Self.servedEndpoint).first!
     }
 
     /// Starts `sharelog serve --listen unix:socket extra…` on `cli`'s store
@@ -47,8 +35,6 @@ final class ServeProcess {
         try self.init(cli, listen: "unix:\(socket)", extra: extra)
     }
 
-    deinit { _ = try? stop() }
-
     /// The endpoint of a `sharelog: serving STORE on ENDPOINT` line; nil
     /// for any other line.
     private static func servedEndpoint(_ line: String) -> String? {
@@ -56,13 +42,9 @@ final class ServeProcess {
         return line.range(of: " on ", options: .backwards).map { String(line[$0.upperBound...]) }
     }
 
-    private static func lines(of process: Subprocess) -> [String] {
-        String(decoding: process.errorOutput, as: UTF8.self).split(separator: "\n").map(String.init)
-    }
-
     /// Every line it has written to standard error and this side has read
     /// (see `pump`).
-    var lines: [String] { Self.lines(of: process) }
+    var lines: [String] { process.lines }
 
     /// Its lines for sessions that ended early: `session …: closed: reason`.
     var closedLines: [String] { lines.filter { $0.hasPrefix("sharelog: session ") && $0.contains(": closed: ") } }
@@ -71,7 +53,7 @@ final class ServeProcess {
     var endedWellLines: [String] { lines.filter { $0.hasPrefix("sharelog: session ") && $0.contains(": ended well;") } }
 
     /// Reads what it has written since, waiting at most 5 ms.
-    func pump() { _ = process.readOutput(waitingAtMost: 5) }
+    func pump() { process.pump() }
 
     /// Waits until it has logged `count` closed sessions in all.
     func waitForClosedLines(_ count: Int, timeout: Duration = .seconds(30)) throws {
@@ -95,17 +77,8 @@ final class ServeProcess {
     /// running after `timeout`. Once it has ended, by `stop` or `kill`,
     /// returns that first answer.
     @discardableResult
-    func stop(timeout: Duration = .seconds(20)) throws -> CLIResult {
-        if let outcome { return outcome }
-        if process.isRunning { Glibc.kill(process.pid, SIGTERM) }
-        let ended = CLIResult(try process.finish(timeout: timeout))
-        outcome = ended
-        return ended
-    }
+    func stop(timeout: Duration = .seconds(20)) throws -> CLIResult { try process.stop(timeout: timeout) }
 
     /// SIGKILL, as a crash would; reaps it and reads the rest of its log.
-    func kill() throws {
-        process.kill()
-        outcome = CLIResult(try process.finish(timeout: .seconds(30)))
-    }
+    func kill() throws { try process.kill() }
 }

@@ -1,0 +1,69 @@
+import Glibc
+import TestSupport
+
+/// A long-running `sharelog` process that a test watches through its
+/// standard error: started and waited for until a line says it is ready,
+/// then stopped with SIGTERM (SIGKILL at a deadline) or killed outright as
+/// a crash would. Once it has ended, every `stop` gives that first answer.
+///
+/// Its standard error is read only while the test waits on it (`pump`) and
+/// when it stops: a process whose log goes unread must not write more than
+/// its pipe holds in between. Not thread-safe: the test's thread drives it,
+/// like its `Subprocess`.
+final class WatchedProcess {
+    let pid: pid_t
+    private let process: Subprocess
+    private var outcome: CLIResult?
+
+    /// Starts `sharelog arguments…` on `cli`'s store and waits until a line
+    /// of its standard error satisfies `isReady`.
+    ///
+    /// - Parameters:
+    ///   - what: the process, in words (`sharelog serve --listen …`).
+    ///   - readiness: what it does once ready, in words (`says where it serves`).
+    /// - Throws: `HarnessFailure.endedEarly` when it exits first;
+    ///   `DeadlineExceeded` after `timeout`.
+    init(_ cli: SharelogCLI, _ arguments: [String], what: String, readiness: String, timeout: Duration, isReady: (String) -> Bool) throws {
+        let process = try cli.start(arguments)
+        try Deadline.block(until: "\(what) \(readiness)", timeout: timeout, every: .milliseconds(5)) {
+            _ = process.readOutput(waitingAtMost: 5)
+            return Self.lines(of: process).contains(where: isReady) || !process.isRunning
+        }
+        guard process.isRunning else {
+            let ended = CLIResult(try process.finish(timeout: .seconds(10)))
+            throw HarnessFailure.endedEarly(what, before: "it \(readiness)", log: ended.error)
+        }
+        self.process = process
+        pid = process.pid
+    }
+
+    deinit { _ = try? stop(timeout: .seconds(20)) }
+
+    private static func lines(of process: Subprocess) -> [String] {
+        String(decoding: process.errorOutput, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    /// Every line it has written to standard error and this side has read.
+    var lines: [String] { Self.lines(of: process) }
+
+    /// Reads what it has written since, waiting at most `milliseconds`.
+    func pump(waitingAtMost milliseconds: Int32 = 5) { _ = process.readOutput(waitingAtMost: milliseconds) }
+
+    /// Stops it with SIGTERM and returns how it ended, with all it printed;
+    /// SIGKILL, and a thrown `DeadlineExceeded`, when it still runs after
+    /// `timeout`.
+    @discardableResult
+    func stop(timeout: Duration) throws -> CLIResult {
+        if let outcome { return outcome }
+        if process.isRunning { Glibc.kill(process.pid, SIGTERM) }
+        let ended = CLIResult(try process.finish(timeout: timeout))
+        outcome = ended
+        return ended
+    }
+
+    /// SIGKILL, as a crash would; reaps it and reads the rest of its output.
+    func kill() throws {
+        process.kill()
+        outcome = CLIResult(try process.finish(timeout: .seconds(30)))
+    }
+}
