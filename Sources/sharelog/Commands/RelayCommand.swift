@@ -76,7 +76,7 @@ struct RelayCommand: Command {
         let elapsed = ContinuousClock.now - started
         let output = Output(
             stream: options.stream.name, counts: counts,
-            milliseconds: elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+            milliseconds: elapsed.wholeMilliseconds)
         if context.json { try context.printJSON(output); return ExitCode.success }
         context.print(
             "published \(counted(counts.published, "event")) (\(counts.duplicatesPublished) already in the stream), "

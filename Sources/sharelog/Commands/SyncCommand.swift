@@ -88,7 +88,7 @@ struct SyncCommand: Command {
             eventsReceived: summary.eventsReceived, eventsApplied: summary.eventsApplied, eventsSent: summary.eventsSent,
             bytesIn: summary.bytesIn, bytesOut: summary.bytesOut, snapshots: summary.snapshots,
             found: summary.found.map { "\($0)" }, unknown: summary.unknown.map { "\($0)" },
-            milliseconds: elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000,
+            milliseconds: elapsed.wholeMilliseconds,
             renewedReplica: summary.identityRenewal.map { "\($0.replica)" })
         if context.json { try context.printJSON(output); return ExitCode.success }
         let peer = output.peer ?? "the server"
