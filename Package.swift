@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "ShareClip", targets: ["ShareClip"]),
         .library(name: "ShareLog", targets: ["ShareLog"]),
         .library(name: "ShareSync", targets: ["ShareSync"]),
+        .library(name: "ShareHTTP", targets: ["ShareHTTP"]),
         .executable(name: "sharelog", targets: ["sharelog"]),
         // The power-cut harness's LD_PRELOAD shim (docs/RELIABILITY.md
         // "Power loss"). Not for clients: a shared library so that a writer
@@ -41,6 +42,20 @@ let package = Package(
             pkgConfig: "libnats",
             providers: [.apt(["libnats-dev"])]
         ),
+        // GNU libmicrohttpd from Debian's libmicrohttpd-dev: the HTTP
+        // gateway's server (docs/HTTP.md).
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        // libcurl from Debian's libcurl4-openssl-dev: the clip's HTTPS
+        // fetch of a link (docs/HTTP.md).
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
         // The safe Swift wrapper: environment, transactions, databases, cursors, errors.
         .target(name: "LMDB", dependencies: ["CLMDB"]),
         // Secure delete for data.mdb: walks LMDB's on-disk pages and zeroes
@@ -56,11 +71,15 @@ let package = Package(
         // transports (Unix sockets, TCP with TLS 1.3, stdio), the server,
         // and the relay over NATS JetStream.
         .target(name: "ShareSync", dependencies: ["ShareLog", "ShareClip", "COpenSSL", "CZlib", "CNATS"]),
+        // The link's domain over HTTP (docs/HTTP.md): the pure request
+        // handler (routes, negotiation, cache policy, rendering, limits),
+        // the libmicrohttpd server around it, and the clip's libcurl fetch.
+        .target(name: "ShareHTTP", dependencies: ["ShareLog", "ShareSync", "ShareClip", "COpenSSL", "CMicroHTTPD", "CCurl"]),
         // Deterministic sample business cards for the demo, the benchmark
         // and the tests. Not a product: no library's public API holds them.
         .target(name: "SampleCards"),
         // The command-line tool: parses arguments, calls ShareLog, prints.
-        .executableTarget(name: "sharelog", dependencies: ["ShareLog", "ShareSync", "ShareClip", "SampleCards"]),
+        .executableTarget(name: "sharelog", dependencies: ["ShareLog", "ShareSync", "ShareHTTP", "ShareClip", "SampleCards"]),
 
         // A separate process for the multi-process tests (stale readers, foreign
         // growth, concurrent readers, fork). Not a product: tests spawn it.
@@ -79,6 +98,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "LMDBScrub", "lmdb-probe", "lmdb-peer", "TestSupport"]),
         .testTarget(name: "ShareSyncTests", dependencies: ["ShareSync", "ShareLog", "SampleCards", "TestSupport", "sharelog"]),
+        .testTarget(name: "ShareHTTPTests", dependencies: ["ShareHTTP", "ShareSync", "ShareLog", "ShareClip", "SampleCards", "TestSupport", "sharelog"]),
         .testTarget(name: "ShareClipTests", dependencies: ["ShareClip", "SampleCards", "TestSupport"]),
         .testTarget(
             name: "ShareLogTests", dependencies: ["ShareLog", "ShareClip", "SampleCards", "FormatReference", "TestSupport", "sharelog"]),
@@ -89,7 +109,7 @@ let package = Package(
         // the reference model's oracle for the log.
         .target(name: "FormatReference", dependencies: ["ShareLog", "CZlib"], path: "Tests/FormatReference"),
         .target(
-            name: "FuzzTargets", dependencies: ["ShareLog", "ShareClip", "ShareSync", "SampleCards", "CZlib", "FormatReference", "TestSupport"],
+            name: "FuzzTargets", dependencies: ["ShareLog", "ShareClip", "ShareSync", "ShareHTTP", "SampleCards", "CZlib", "FormatReference", "TestSupport"],
             path: "Tests/FuzzTargets"),
         .target(name: "CFuzzDriver", path: "Tests/CFuzzDriver"),
         .executableTarget(name: "sharelog-fuzz", dependencies: ["FuzzTargets", "CFuzzDriver"], path: "Tests/FuzzDriver"),
@@ -126,7 +146,7 @@ let package = Package(
         // The clip's cold start in C: a process that opens a store and fetches one share.
         .executableTarget(name: "sharelog-cold-c", dependencies: ["CBaseline"], path: "Benchmarks/sharelog-cold-c"),
         // The workloads, measurements, report and chart.
-        .target(name: "BenchmarkKit", dependencies: ["ShareLog", "ShareSync", "ShareClip", "SampleCards", "LMDB", "CBaseline", "TestSupport"], path: "Benchmarks/BenchmarkKit"),
+        .target(name: "BenchmarkKit", dependencies: ["ShareLog", "ShareSync", "ShareHTTP", "ShareClip", "SampleCards", "LMDB", "CBaseline", "TestSupport"], path: "Benchmarks/BenchmarkKit"),
         // The benchmark command: parses arguments, runs BenchmarkKit, prints.
         .executableTarget(name: "sharelog-bench", dependencies: ["BenchmarkKit"], path: "Benchmarks/sharelog-bench"),
         // One smoke test that runs every workload at tiny sizes.

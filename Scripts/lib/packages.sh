@@ -29,7 +29,8 @@ require_packages() {
 }
 
 # What building and testing ShareLog needs. libnats is the NATS C client
-# the JetStream relay runs on (docs/SCALING.md). SQLite and hiredis are the
+# the JetStream relay runs on (docs/SCALING.md); libmicrohttpd serves the
+# HTTP gateway and libcurl is the clip's HTTPS client (docs/HTTP.md). SQLite and hiredis are the
 # benchmark's only (its SQLite and Redis baselines), but their target builds
 # with the package (and its smoke test).
 require_build_packages() {
@@ -39,6 +40,8 @@ require_build_packages() {
         "pkg-config --exists zlib" zlib1g-dev \
         "pkg-config --exists openssl" libssl-dev \
         "pkg-config --exists libnats" libnats-dev \
+        "pkg-config --exists libmicrohttpd" libmicrohttpd-dev \
+        "pkg-config --exists libcurl" libcurl4-openssl-dev \
         "pkg-config --exists sqlite3" libsqlite3-dev \
         "pkg-config --exists hiredis" libhiredis-dev
 }
@@ -51,7 +54,11 @@ require_bench_packages() {
         "command -v redis-server" redis-server \
         "command -v ip" iproute2 \
         "command -v nft" nftables \
-        "command -v nats-server" nats-server
+        "command -v nats-server" nats-server \
+        "command -v nginx" nginx \
+        "command -v wrk" wrk \
+        "command -v curl" curl \
+        "command -v openssl" openssl
 }
 
 # What the tests need besides: the independent readers of a store
@@ -59,7 +66,10 @@ require_bench_packages() {
 # faketime runs the tests again with the clock a year ahead; the benchmark's
 # smoke test (BenchmarkTests) starts redis-server; NetworkFaultTests joins two
 # network namespaces with `ip` (iproute2) and injects faults with `nft`; the
-# relay's tests run a three-node JetStream cluster of nats-server.
+# relay's tests run a three-node JetStream cluster of nats-server; the HTTP
+# gateway's tests use clients nobody here wrote: curl, openssl s_client and
+# headless chromium (docs/HTTP.md); the benchmark's smoke test runs the
+# HTTP workload's wrk against nginx.
 require_test_packages() {
     require_packages \
         "command -v mdb_stat && command -v mdb_dump" lmdb-utils \
@@ -68,5 +78,10 @@ require_test_packages() {
         "command -v redis-server" redis-server \
         "command -v ip" iproute2 \
         "command -v nft" nftables \
-        "command -v nats-server" nats-server
+        "command -v nats-server" nats-server \
+        "command -v curl" curl \
+        "command -v openssl" openssl \
+        "command -v chromium" chromium \
+        "command -v nginx" nginx \
+        "command -v wrk" wrk
 }

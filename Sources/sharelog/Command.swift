@@ -18,5 +18,6 @@ let commands: [any Command.Type] = [
     InitCommand.self, ShareCreateCommand.self, ShareGetCommand.self, ShareRevokeCommand.self,
     SweepCommand.self, CompactCommand.self, VerifyCommand.self, StatsCommand.self, LogCommand.self,
     UpgradeCommand.self, TrimCommand.self, ServeCommand.self, SyncCommand.self, PeersCommand.self, KeygenCommand.self, RelayCommand.self, RelayKeyCommand.self,
+    HTTPCommand.self,
     ClipOpenCommand.self, ClipLastCommand.self, HandoffCommand.self, DemoCommand.self,
 ]

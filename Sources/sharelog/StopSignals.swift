@@ -13,14 +13,20 @@ enum StopSignals {
     // thread starts, and nothing else touches `sources`.
 
     static func install(_ context: SessionContext, onStop: @escaping @Sendable (Int32) -> Void = { _ in }) {
+        install { number in
+            onStop(number)
+            context.stop()
+        }
+    }
+
+    /// Calls `onStop` with the signal's number on each SIGINT or SIGTERM,
+    /// on a Dispatch thread; the process goes on until `onStop` ends it.
+    static func install(onStop: @escaping @Sendable (Int32) -> Void) {
         signal(SIGPIPE, SIG_IGN)
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                onStop(number)
-                context.stop()
-            }
+            source.setEventHandler { onStop(number) }
             source.resume()
             sources.append(source)
         }

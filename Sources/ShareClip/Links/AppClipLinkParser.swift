@@ -69,7 +69,7 @@ public struct AppClipLinkParser: Sendable {
 
     /// Refuses empty text, characters outside RFC 3986's set, and malformed `%` escapes,
     /// so that later steps can assume ASCII and valid escapes.
-    private static func checkCharacters(_ bytes: [UInt8], of link: String) throws(AppClipLinkError) {
+    static func checkCharacters(_ bytes: [UInt8], of link: String) throws(AppClipLinkError) {
         guard !bytes.isEmpty else { throw .notAURL(reason: "the text is empty") }
         var index = 0
         while index < bytes.count {
@@ -123,7 +123,7 @@ public struct AppClipLinkParser: Sendable {
     }
 
     /// The route for the path, allowing one trailing slash.
-    private static func route(forPath rawPath: ArraySlice<UInt8>) throws(AppClipLinkError) -> AppClipRoute {
+    static func route(forPath rawPath: ArraySlice<UInt8>) throws(AppClipLinkError) -> AppClipRoute {
         let path = rawPath.count > 1 && rawPath.last == Byte.slash ? rawPath.dropLast() : rawPath
         guard let route = AppClipRoute.route(forPath: text(path)) else {
             throw .unknownPath(path: text(rawPath))

@@ -1,6 +1,8 @@
 extension VCardPreview {
     /// Validates `bytes` and builds the preview from the properties ``VCardScanner`` yields.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<VCardPreview, VCardError> {
+    /// Without `includingPhoto` the PHOTO is skipped, undecoded: the preview's
+    /// `photo` is nil, and the cost is that of the text fields alone.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, includingPhoto: Bool = true) -> Result<VCardPreview, VCardError> {
         let body: Range<Int>
         switch VCardValidator.bodyRange(in: bytes) {
         case .success(let range): body = range
@@ -29,7 +31,7 @@ extension VCardPreview {
             case .organization where organization == nil:
                 let components = VCardText.decode(property, in: bytes, splitsComponents: true, splitsValues: false)
                 organization = VCardText.nonEmpty(components[0][0])
-            case .photo where !photoSeen:
+            case .photo where includingPhoto && !photoSeen:
                 photoSeen = true
                 photo = VCardPhotoDecoder.decode(property, in: bytes, warnings: &warnings)
             case .end where VCardText.plain(property, in: bytes)?.uppercased() == "VCARD":

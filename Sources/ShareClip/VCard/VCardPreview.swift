@@ -46,13 +46,15 @@ public struct VCardPreview: Sendable, Equatable {
     /// (FN, N, TITLE, ROLE, ORG, PHOTO, END) are unfolded; contiguous input (`[UInt8]`, `Data`)
     /// is not copied, and the decoded photo is the only large allocation.
     /// - Throws: ``VCardError`` if `vCard` is not a valid vCard.
-    public init(parsing vCard: some Collection<UInt8>) throws(VCardError) {
-        if let result = vCard.withContiguousStorageIfAvailable({ Self.parse($0) }) {
+    /// - Parameter includingPhoto: false skips the PHOTO undecoded (``photo``
+    ///   is nil), for a caller that shows only the text fields.
+    public init(parsing vCard: some Collection<UInt8>, includingPhoto: Bool = true) throws(VCardError) {
+        if let result = vCard.withContiguousStorageIfAvailable({ Self.parse($0, includingPhoto: includingPhoto) }) {
             self = try result.get()
             return
         }
         let count = vCard.count
         guard count <= VCardValidator.maximumByteCount else { throw .tooLarge(byteCount: count) }
-        self = try Array(vCard).withUnsafeBufferPointer { Self.parse($0) }.get()
+        self = try Array(vCard).withUnsafeBufferPointer { Self.parse($0, includingPhoto: includingPhoto) }.get()
     }
 }

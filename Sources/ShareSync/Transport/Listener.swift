@@ -25,6 +25,12 @@ public final class Listener: @unchecked Sendable {
     /// The listening socket, non-blocking; -1 once closed. Readable to the
     /// server, which polls it beside the connections it holds.
     private(set) var descriptor: Int32
+
+    /// The listening socket, for a server library that accepts on it
+    /// itself (the HTTP gateway's libmicrohttpd). The listener still owns
+    /// it: the borrower never closes it, and stops accepting before
+    /// `close()`.
+    package var listeningDescriptor: Int32 { descriptor }
     /// The socket file of a `unix:` listener and its identity, so that
     /// `close()` removes this listener's file and never a successor's.
     private let socketFile: SocketFile?

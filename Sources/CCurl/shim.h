@@ -1,0 +1,27 @@
+#ifndef SHARELOG_CCURL_SHIM_H
+#define SHARELOG_CCURL_SHIM_H
+// libcurl from Debian's libcurl4-openssl-dev: the clip's HTTPS fetch of a
+// link (docs/HTTP.md). Only what Swift cannot call lives here:
+// curl_easy_setopt and curl_easy_getinfo are variadic.
+#include <curl/curl.h>
+
+static inline CURLcode sharelog_curl_set_long(CURL *curl, CURLoption option, long value) {
+    return curl_easy_setopt(curl, option, value);
+}
+
+static inline CURLcode sharelog_curl_set_pointer(CURL *curl, CURLoption option, const void *value) {
+    return curl_easy_setopt(curl, option, value);
+}
+
+static inline CURLcode sharelog_curl_set_write_function(CURL *curl, curl_write_callback callback) {
+    return curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, callback);
+}
+
+static inline CURLcode sharelog_curl_set_header_function(CURL *curl, curl_write_callback callback) {
+    return curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, callback);
+}
+
+static inline CURLcode sharelog_curl_response_code(CURL *curl, long *code) {
+    return curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, code);
+}
+#endif

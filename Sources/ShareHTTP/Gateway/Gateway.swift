@@ -1,0 +1,150 @@
+import ShareClip
+import ShareLog
+
+/// The gateway's request handler: a `GatewayRequest` in, a
+/// `GatewayResponse` out, with no socket in sight (docs/HTTP.md). The
+/// server (`HTTPServer`) only carries requests to it and answers back.
+///
+/// Routes: `GET`/`HEAD /appclip?id=…`, answered by content negotiation;
+/// `/.well-known/apple-app-site-association` and `/apple-app-site-association`;
+/// everything else is 404 (or 405 for another method on a known route).
+///
+/// Every answer carries `X-Content-Type-Options: nosniff` and
+/// `Referrer-Policy: no-referrer`, and a `Date` from the gateway's clock
+/// (so `Expires` agrees with it). 4xx answers are `no-store`.
+///
+/// Thread-safe: the handler holds no mutable state but its limiters and
+/// log tagger, which lock. Cost of a share request: one read transaction
+/// (two for the events form), plus rendering.
+public final class Gateway: Sendable {
+    public let configuration: GatewayConfiguration
+    let source: any ShareSource
+    let clock: any WallClock
+    let settings: PageSettings
+    let settingsFingerprint: UInt64
+    let siteAssociation: [UInt8]?
+    let requestLimiter: RateLimiter?
+    let missLimiter: RateLimiter?
+    let tagger = RecordNameTagger()
+
+    public init(source: any ShareSource, configuration: GatewayConfiguration, clock: any WallClock = SystemClock()) {
+        self.source = source
+        self.configuration = configuration
+        self.clock = clock
+        settings = configuration.pageSettings
+        settingsFingerprint = settings.fingerprint
+        siteAssociation = SiteAssociation.file(clips: configuration.clipAppIDs, fullApps: configuration.fullAppIDs)
+        requestLimiter = configuration.requestLimit.map { RateLimiter($0) }
+        missLimiter = configuration.missLimit.map { RateLimiter($0) }
+    }
+
+    /// The answer to `request`, at the gateway clock's now.
+    public func respond(to request: GatewayRequest) -> GatewayResponse {
+        let now = clock.now()
+        var response = route(request, at: now)
+        var fields = [
+            HTTPHeader("Date", HTTPDate.format(now)),
+            HTTPHeader("X-Content-Type-Options", "nosniff"),
+            HTTPHeader("Referrer-Policy", "no-referrer"),
+        ]
+        if configuration.strictTransportSecurity { fields.append(HTTPHeader("Strict-Transport-Security", "max-age=31536000")) }
+        if response.status.isClientError { fields += CachePolicy.noStore }
+        response.headers = fields + response.headers
+        return response
+    }
+
+    /// The access log's line for an answer that took `microseconds`.
+    public func logLine(_ request: GatewayRequest, _ response: GatewayResponse, microseconds: Int64) -> AccessLogLine {
+        AccessLogLine(
+            method: request.method, route: response.route, status: response.status.code, bytes: response.body.count,
+            microseconds: microseconds, tag: response.recordName.map { tagger.tag($0, at: clock.now()) })
+    }
+
+    private func route(_ request: GatewayRequest, at now: Timestamp) -> GatewayResponse {
+        guard request.target.utf8.count <= configuration.maxTargetBytes else {
+            return notice(.uriTooLong, route: .unknown, "Link too long", "This address is longer than any card link.")
+        }
+        guard request.headerBytes <= configuration.maxHeaderBytes else {
+            return notice(.headersTooLarge, route: .unknown, "Request too large", "The request carried more header data than this server reads.")
+        }
+        let path = request.target.prefix { $0 != "?" && $0 != "#" }
+        switch path {
+        case "/.well-known/apple-app-site-association", "/apple-app-site-association":
+            return siteAssociation(request)
+        case "/appclip", "/appclip/":
+            guard Self.isReadMethod(request.method) else { return methodNotAllowed(.share) }
+            return share(request, at: now)
+        default:
+            let client = clientKey(of: request)
+            if let wait = missLimiter?.check(client, at: now) { return tooManyRequests(wait, route: .unknown) }
+            missLimiter.map { _ = $0.take(client, at: now) }
+            return notice(.notFound, route: .unknown, "Nothing here", "This server answers card links only.")
+        }
+    }
+
+    private func siteAssociation(_ request: GatewayRequest) -> GatewayResponse {
+        guard Self.isReadMethod(request.method) else { return methodNotAllowed(.siteAssociation) }
+        guard let siteAssociation else {
+            return GatewayResponse(
+                status: .notFound, headers: [HTTPHeader("Content-Type", "application/json")],
+                body: CardRecord.error(code: "NOT_FOUND", reason: "this gateway was started without --app-id or --full-app-id"),
+                route: .siteAssociation)
+        }
+        return GatewayResponse(
+            status: .ok, headers: [HTTPHeader("Content-Type", "application/json")] + CachePolicy.siteAssociation,
+            body: siteAssociation, route: .siteAssociation)
+    }
+
+    /// The address limits count against: the peer, or for a trusted proxy
+    /// the last `X-Forwarded-For` entry it did not add itself.
+    func clientKey(of request: GatewayRequest) -> UInt64 {
+        guard configuration.trustedProxies.contains(request.client), let forwarded = request.forwardedFor else { return request.client.limitKey }
+        for entry in forwarded.split(separator: ",").reversed() {
+            guard let address = ClientAddress(text: entry) else { break }
+            if !configuration.trustedProxies.contains(address) { return address.limitKey }
+        }
+        return request.client.limitKey
+    }
+
+    private static func isReadMethod(_ method: String) -> Bool { method == "GET" || method == "HEAD" }
+
+    private func methodNotAllowed(_ route: GatewayRoute) -> GatewayResponse {
+        var response = notice(.methodNotAllowed, route: route, "Not allowed", "This address can only be read.")
+        response.headers.append(HTTPHeader("Allow", "GET, HEAD"))
+        return response
+    }
+
+    func tooManyRequests(_ wait: Duration, route: GatewayRoute, as representation: Representation = .page) -> GatewayResponse {
+        let seconds = max(1, wait.components.seconds + (wait.components.attoseconds > 0 ? 1 : 0))
+        var response = error(.tooManyRequests, route: route, as: representation, code: "THROTTLED", "Too many requests", "Try again in \(seconds) seconds.")
+        response.headers.append(HTTPHeader("Retry-After", "\(seconds)"))
+        return response
+    }
+
+    /// A page with a heading and a sentence.
+    func notice(_ status: HTTPStatus, route: GatewayRoute, _ heading: String, _ message: String) -> GatewayResponse {
+        GatewayResponse(
+            status: status,
+            headers: [HTTPHeader("Content-Type", Representation.page.contentType), HTTPHeader("Content-Security-Policy", PageStyle.contentSecurityPolicy)],
+            body: CardPage.notice(heading, message, settings: settings), route: route)
+    }
+
+    /// An error in the form the client asked for: a JSON error for JSON,
+    /// plain text for the vCard and events forms, a page otherwise.
+    func error(
+        _ status: HTTPStatus, route: GatewayRoute, as representation: Representation, code: String, _ heading: String, _ message: String
+    ) -> GatewayResponse {
+        switch representation {
+        case .page:
+            return notice(status, route: route, heading, message)
+        case .json:
+            return GatewayResponse(
+                status: status, headers: [HTTPHeader("Content-Type", Representation.json.contentType)],
+                body: CardRecord.error(code: code, reason: message), route: route)
+        case .vCard, .events:
+            return GatewayResponse(
+                status: status, headers: [HTTPHeader("Content-Type", "text/plain; charset=utf-8")],
+                body: Array("\(heading): \(message)\n".utf8), route: route)
+        }
+    }
+}

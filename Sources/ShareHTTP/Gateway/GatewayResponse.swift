@@ -1,0 +1,32 @@
+import ShareLog
+
+/// The gateway's answer to one request: status, header fields and body,
+/// plus what the access log may say about it. The server adds only
+/// `Content-Length` (and leaves the body out for `HEAD`).
+public struct GatewayResponse: Sendable {
+    public var status: HTTPStatus
+    public var headers: [HTTPHeader]
+    /// The body; for `HEAD`, the body a `GET` would get (the server drops it).
+    public var body: [UInt8]
+    /// Which route answered, for the access log.
+    public var route: GatewayRoute
+    /// The record name asked for, when there was a valid one: the access
+    /// log records only its daily keyed hash (`RecordNameTagger`), never it.
+    public var recordName: RecordName?
+    /// What went wrong inside the server, for the log of a 500; never sent.
+    public var failure: String?
+
+    public init(status: HTTPStatus, headers: [HTTPHeader] = [], body: [UInt8] = [], route: GatewayRoute, recordName: RecordName? = nil) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.route = route
+        self.recordName = recordName
+    }
+
+    /// The value of the first header field named `name` (ASCII case-insensitive).
+    public func header(_ name: String) -> String? {
+        let lowered = name.lowercased()
+        return headers.first { $0.name.lowercased() == lowered }?.value
+    }
+}

@@ -1,0 +1,53 @@
+import ShareLog
+
+/// HTTP's date format, IMF-fixdate (RFC 9110 §5.6.7):
+/// `Sun, 06 Nov 1994 08:49:37 GMT`. Computed from the days since the
+/// epoch, with no formatter and no locale; cost O(1).
+public enum HTTPDate {
+    private static let weekdays = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// `time`, rounded down to the second, as an IMF-fixdate.
+    public static func format(_ time: Timestamp) -> String {
+        let p = Parts(time)
+        return "\(weekdays[p.weekday]), \(two(p.day)) \(months[p.month - 1]) \(p.year) \(two(p.hour)):\(two(p.minute)):\(two(p.second)) GMT"
+    }
+
+    /// `time` for people: `9 Dec 2026, 10:00 UTC`.
+    public static func readable(_ time: Timestamp) -> String {
+        let p = Parts(time)
+        return "\(p.day) \(months[p.month - 1]) \(p.year), \(two(p.hour)):\(two(p.minute)) UTC"
+    }
+
+    /// The calendar fields of a time in UTC.
+    private struct Parts {
+        let year: Int64, month: Int, day: Int, weekday: Int, hour: Int64, minute: Int64, second: Int64
+
+        init(_ time: Timestamp) {
+            let seconds = time.milliseconds >= 0 ? time.milliseconds / 1000 : (time.milliseconds - 999) / 1000
+            let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+            let secondOfDay = seconds - days * 86_400
+            (year, month, day) = HTTPDate.civil(fromDays: days)
+            weekday = Int(((days % 7) + 7) % 7)
+            hour = secondOfDay / 3600
+            minute = secondOfDay / 60 % 60
+            second = secondOfDay % 60
+        }
+    }
+
+    private static func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    private static func two(_ value: Int) -> String { two(Int64(value)) }
+
+    /// Howard Hinnant's days-to-civil algorithm (proleptic Gregorian).
+    private static func civil(fromDays days: Int64) -> (year: Int64, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = Int(dayOfYear - (153 * shiftedMonth + 2) / 5 + 1)
+        let month = Int(shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9)
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

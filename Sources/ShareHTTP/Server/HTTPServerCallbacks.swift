@@ -1,0 +1,145 @@
+import CMicroHTTPD
+import Foundation
+
+/// libmicrohttpd's callbacks: C functions that find the `ServerCore`
+/// through their `cls` pointer, turn the library's view of a request into
+/// a `GatewayRequest`, and the `GatewayResponse` back into the library's.
+enum HTTPServerCallbacks {
+    private static func core(_ cls: UnsafeMutableRawPointer?) -> ServerCore {
+        Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue()
+    }
+
+    /// The request line is in: keep the raw target for the handler. Its
+    /// return value becomes the request's context (`con_cls`), released
+    /// in `completed`, which the library calls for every request whose
+    /// line this saw.
+    static let requestLine: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = {
+        cls, uri, _ in
+        core(cls).liveRequests.add(1, ordering: .relaxed)
+        let target = uri.map { String(cString: $0) } ?? ""
+        return Unmanaged.passRetained(RequestContext(target: target)).toOpaque()
+    }
+
+    /// A request ended (answered, or cut off): free its context, and start
+    /// the connection's clock for its next header.
+    static let completed: @convention(c) (
+        UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, MHD_RequestTerminationCode
+    ) -> Void = { cls, connection, context, _ in
+        let core = core(cls)
+        guard let raw = context?.pointee else { return }
+        context?.pointee = nil
+        let request = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
+        core.liveRequests.subtract(1, ordering: .relaxed)
+        if request.answered { core.inFlight.subtract(1, ordering: .relaxed) }
+        entry(of: connection)?.requestEnded(timeout: core.watch.timeout)
+    }
+
+    /// A connection opened or closed: add it to, or take it from, the
+    /// header watch. Its entry lives in the connection's socket context.
+    static let connection: @convention(c) (
+        UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, MHD_ConnectionNotificationCode
+    ) -> Void = { cls, connection, socketContext, code in
+        let watch = core(cls).watch
+        if code == .CONNECTION_NOTIFY_STARTED {
+            let descriptor = sharelog_mhd_connection_fd(connection)
+            guard descriptor >= 0 else { return }
+            socketContext?.pointee = Unmanaged.passRetained(watch.add(descriptor: descriptor)).toOpaque()
+        } else if let raw = socketContext?.pointee {
+            socketContext?.pointee = nil
+            watch.remove(Unmanaged<ConnectionWatch.Entry>.fromOpaque(raw).takeRetainedValue())
+        }
+    }
+
+    /// libmicrohttpd's own messages (a failed TLS handshake, a refused
+    /// connection), into the server's log.
+    static let libraryLog: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void = { cls, message in
+        guard let message else { return }
+        let text = String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
+        core(cls).log("http libmicrohttpd: " + String(text.unicodeScalars.map { $0.value < 0x20 ? " " : Character($0) }))
+    }
+
+    /// The access handler. libmicrohttpd calls it once the header is in,
+    /// then for each piece of a body, then once more at the end. `GET` and
+    /// `HEAD` are answered at the end, so the connection stays open for the
+    /// next request; a body (no route takes one) is read and dropped.
+    /// Other methods are answered at once, from the header alone: the
+    /// library then closes the connection rather than read their body.
+    static let request: MHD_AccessHandlerCallback = { cls, connection, _, method, _, _, uploadSize, context in
+        let core = core(cls)
+        guard let connection, let raw = context?.pointee, let method else { return .NO }
+        let state = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
+        if state.answered { return .YES }
+        let methodName = String(cString: method)
+        if methodName == "GET" || methodName == "HEAD" {
+            if !state.headerSeen {
+                state.headerSeen = true
+                entry(of: connection)?.requestStarted()
+                return .YES
+            }
+            if let uploadSize, uploadSize.pointee > 0 {
+                uploadSize.pointee = 0
+                return .YES
+            }
+        } else {
+            entry(of: connection)?.requestStarted()
+        }
+        state.answered = true
+        core.inFlight.add(1, ordering: .relaxed)
+        let request = GatewayRequest(
+            method: methodName,
+            target: state.target,
+            accept: header(connection, "Accept"),
+            ifNoneMatch: header(connection, "If-None-Match"),
+            forwardedFor: header(connection, "X-Forwarded-For"),
+            headerBytes: sharelog_mhd_header_size(connection),
+            client: clientAddress(connection))
+        let started = MonotonicTime.microseconds
+        var response = core.gateway.respond(to: request)
+        let elapsed = MonotonicTime.microseconds - started
+        if core.stopping.load(ordering: .relaxed) { response.headers.append(HTTPHeader("Connection", "close")) }
+        let queued = queue(response, on: connection)
+        core.answered.add(1, ordering: .relaxed)
+        var line = core.gateway.logLine(request, response, microseconds: elapsed)
+        if request.method == "HEAD" { line.bytes = 0 }
+        core.log(line.description + (response.failure.map { " error=\(String($0.unicodeScalars.map { $0.value < 0x20 ? " " : Character($0) }).debugDescription)" } ?? ""))
+        return queued
+    }
+
+    private static func queue(_ response: GatewayResponse, on connection: OpaquePointer) -> MHD_Result {
+        let made = response.body.withUnsafeBytes {
+            MHD_create_response_from_buffer($0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), .RESPMEM_MUST_COPY)
+        }
+        guard let made else { return .NO }
+        defer { MHD_destroy_response(made) }
+        for field in response.headers { _ = MHD_add_response_header(made, field.name, field.value) }
+        return MHD_queue_response(connection, UInt32(response.status.code), made)
+    }
+
+    private static func header(_ connection: OpaquePointer, _ name: String) -> String? {
+        MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
+    }
+
+    private static func entry(of connection: OpaquePointer?) -> ConnectionWatch.Entry? {
+        guard let raw = sharelog_mhd_socket_context(connection) else { return nil }
+        return Unmanaged<ConnectionWatch.Entry>.fromOpaque(raw).takeUnretainedValue()
+    }
+
+    /// The peer's address; an IPv4-mapped IPv6 address counts as IPv4.
+    private static func clientAddress(_ connection: OpaquePointer) -> ClientAddress {
+        guard let address = sharelog_mhd_client_address(connection) else { return .local }
+        switch Int32(address.pointee.sa_family) {
+        case AF_INET:
+            return address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { .ipv4(UInt32(bigEndian: $0.pointee.sin_addr.s_addr)) }
+        case AF_INET6:
+            let bytes = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { pointer in
+                withUnsafeBytes(of: pointer.pointee.sin6_addr) { Array($0) }
+            }
+            if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF {
+                return .ipv4(bytes[12...].reduce(0) { $0 << 8 | UInt32($1) })
+            }
+            return .ipv6(high: bytes[0..<8].reduce(0) { $0 << 8 | UInt64($1) }, low: bytes[8...].reduce(0) { $0 << 8 | UInt64($1) })
+        default:
+            return .local
+        }
+    }
+}

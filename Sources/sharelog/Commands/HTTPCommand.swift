@@ -1,0 +1,97 @@
+import Dispatch
+import Foundation
+import ShareHTTP
+import ShareSync
+
+struct HTTPCommand: Command {
+    static let name = "http"
+    static let synopsis = """
+        http [--listen tcp:HOST:PORT|unix:PATH] [--cert F --key F] [--app-id TEAMID.BUNDLE.Clip ...] [--full-app-id TEAMID.BUNDLE ...] \
+        [--app-store-id N] [--max-connections 1024] [--max-per-address 16] [--threads 2] [--trusted-proxy ADDRESS ...] \
+        [--header-timeout 10] [--no-rate-limit]
+        """
+    static let summary = "Serve the store's share links over HTTP(S) to App Clips, browsers and Apple's CDN until SIGINT or SIGTERM; one log line per request on stderr."
+
+    static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
+        let listen = try arguments.option("listen") ?? "tcp:127.0.0.1:8080"
+        let endpoint: Endpoint
+        do { endpoint = try Endpoint(parsing: listen) } catch { throw CLIError.invalidInput("--listen: \(error)") }
+        switch endpoint {
+        case .tcp, .unix: break
+        default: throw CLIError.invalidInput("--listen: HTTP is served on tcp:HOST:PORT or unix:PATH, not \(endpoint)")
+        }
+        let certificate = try arguments.option("cert")
+        let key = try arguments.option("key")
+        var gateway = GatewayConfiguration()
+        do {
+            gateway.clipAppIDs = try arguments.values("app-id").map { text throws(GatewayConfigurationError) in try AppIdentifier(text) }
+            gateway.fullAppIDs = try arguments.values("full-app-id").map { text throws(GatewayConfigurationError) in try AppIdentifier(text) }
+        } catch let error as GatewayConfigurationError {
+            throw CLIError.invalidInput("\(error)")
+        }
+        if let appStoreID = try arguments.option("app-store-id") {
+            guard GatewayConfiguration.isAppStoreID(appStoreID) else {
+                throw CLIError.invalidInput("--app-store-id: \(GatewayConfigurationError.invalidAppStoreID(appStoreID))")
+            }
+            gateway.appStoreID = appStoreID
+        }
+        for text in try arguments.values("trusted-proxy") {
+            guard let address = ClientAddress(text: text) else { throw CLIError.invalidInput("--trusted-proxy '\(text)' is not an IPv4 or IPv6 address") }
+            gateway.trustedProxies.insert(address)
+        }
+        if arguments.flag("no-rate-limit") {
+            gateway.requestLimit = nil
+            gateway.missLimit = nil
+        }
+        var server = HTTPServerConfiguration(endpoint: endpoint)
+        if let connections = try arguments.integer("max-connections", in: 1...100_000) { server.maxConnections = connections }
+        if let connections = try arguments.integer("max-per-address", in: 1...100_000) { server.maxConnectionsPerAddress = connections }
+        if let threads = try arguments.integer("threads", in: 1...256) { server.threads = threads }
+        if let seconds = try arguments.integer("header-timeout", in: 1...3600) { server.headerTimeout = .seconds(seconds) }
+        try arguments.finish()
+        switch (certificate, key) {
+        case (nil, nil): break
+        case (let certificate?, let key?):
+            server.tls = HTTPServerConfiguration.TLSCredentials(certificatePEM: try pem(certificate, "--cert"), keyPEM: try pem(key, "--key"))
+            gateway.strictTransportSecurity = true
+        default: throw CLIError.usage("--cert and --key go together: give both for HTTPS, or neither for plain HTTP")
+        }
+
+        let store = try context.openStore()
+        if gateway.clipAppIDs.isEmpty && gateway.fullAppIDs.isEmpty {
+            logLine("warning: no --app-id or --full-app-id: /.well-known/apple-app-site-association answers 404, so iOS will not open the App Clip from this domain's links")
+        }
+        let running: HTTPServer
+        do {
+            running = try HTTPServer(
+                gateway: Gateway(source: store, configuration: gateway, clock: context.clock), configuration: server, log: AccessLog.write)
+        } catch HTTPServerError.start(let reason) where server.tls != nil {
+            throw CLIError.invalidInput("--cert/--key: libmicrohttpd could not start with them (\(reason)); give a PEM certificate chain and its PEM private key")
+        } catch {
+            throw CLIError.failure("\(error)")
+        }
+        let scheme = server.tls == nil ? "http" : "https"
+        let base: String
+        if case .tcp(let host, let port) = running.endpoint { base = "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)" } else { base = "\(scheme)+unix" }
+        logLine("http: serving \(context.storePath) at \(base) on \(running.endpoint)")
+
+        let stop = DispatchSemaphore(value: 0)
+        StopSignals.install { number in
+            logLine("signal \(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping; new connections are refused, answers in flight finish")
+            stop.signal()
+        }
+        stop.wait()
+        running.stop(grace: .seconds(10))
+        logLine("http: stopped after \(counted(running.statistics.answered, "answer"))")
+        return ExitCode.success
+    }
+
+    /// A PEM file's bytes; a clear error for one that is missing or is no PEM.
+    private static func pem(_ path: String, _ option: String) throws -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else { throw CLIError.invalidInput("\(option) \(path): cannot read the file") }
+        guard String(decoding: data, as: UTF8.self).contains("-----BEGIN ") else {
+            throw CLIError.invalidInput("\(option) \(path): not a PEM file (no -----BEGIN line)")
+        }
+        return Array(data)
+    }
+}
