@@ -1,3 +1,4 @@
+import TestSupport
 extension SharelogCLI {
     /// A CLI on `store` as the fault tests run it: at an hour after
     /// `SeedStore.createdAt`, while the seeded shares are live, each run

@@ -1,3 +1,4 @@
+import TestSupport
 import ShareLog
 
 /// One side of the main-to-main test: a store seeded with exactly 10,000

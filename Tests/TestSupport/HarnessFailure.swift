@@ -2,7 +2,7 @@
 /// wrong, so the test cannot go on. The description names the program or
 /// step and carries what the program wrote to standard error: read it to
 /// see why, then fix the store, the command line or the product.
-enum HarnessFailure: Error, CustomStringConvertible {
+public enum HarnessFailure: Error, Sendable, CustomStringConvertible {
     /// `command` did not succeed: it exited with `status`, or a signal
     /// ended it (`status` is then minus the signal's number), after writing
     /// `log` to standard error.
@@ -13,7 +13,7 @@ enum HarnessFailure: Error, CustomStringConvertible {
     /// What a step made is not what the test built; the text says how.
     case unexpected(String)
 
-    var description: String {
+    public var description: String {
         switch self {
         case .failed(let command, let status, let log) where status < 0: "\(command) was ended by signal \(-status): \(log)"
         case .failed(let command, let status, let log): "\(command) exited \(status): \(log)"

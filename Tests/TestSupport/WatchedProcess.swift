@@ -1,5 +1,4 @@
 import Glibc
-import TestSupport
 
 /// A long-running `sharelog` process that a test watches through its
 /// standard error: started and waited for until a line says it is ready,
@@ -10,8 +9,8 @@ import TestSupport
 /// when it stops: a process whose log goes unread must not write more than
 /// its pipe holds in between. Not thread-safe: the test's thread drives it,
 /// like its `Subprocess`.
-final class WatchedProcess {
-    let pid: pid_t
+public final class WatchedProcess {
+    public let pid: pid_t
     private let process: Subprocess
     private var outcome: CLIResult?
 
@@ -23,7 +22,7 @@ final class WatchedProcess {
     ///   - readiness: what it does once ready, in words (`says where it serves`).
     /// - Throws: `HarnessFailure.endedEarly` when it exits first;
     ///   `DeadlineExceeded` after `timeout`.
-    init(_ cli: SharelogCLI, _ arguments: [String], what: String, readiness: String, timeout: Duration, isReady: (String) -> Bool) throws {
+    public init(_ cli: SharelogCLI, _ arguments: [String], what: String, readiness: String, timeout: Duration, isReady: (String) -> Bool) throws {
         let process = try cli.start(arguments)
         try Deadline.block(until: "\(what) \(readiness)", timeout: timeout, every: .milliseconds(5)) {
             _ = process.readOutput(waitingAtMost: 5)
@@ -44,16 +43,16 @@ final class WatchedProcess {
     }
 
     /// Every line it has written to standard error and this side has read.
-    var lines: [String] { Self.lines(of: process) }
+    public var lines: [String] { Self.lines(of: process) }
 
     /// Reads what it has written since, waiting at most `milliseconds`.
-    func pump(waitingAtMost milliseconds: Int32 = 5) { _ = process.readOutput(waitingAtMost: milliseconds) }
+    public func pump(waitingAtMost milliseconds: Int32 = 5) { _ = process.readOutput(waitingAtMost: milliseconds) }
 
     /// Stops it with SIGTERM and returns how it ended, with all it printed;
     /// SIGKILL, and a thrown `DeadlineExceeded`, when it still runs after
     /// `timeout`.
     @discardableResult
-    func stop(timeout: Duration) throws -> CLIResult {
+    public func stop(timeout: Duration) throws -> CLIResult {
         if let outcome { return outcome }
         if process.isRunning { Glibc.kill(process.pid, SIGTERM) }
         let ended = CLIResult(try process.finish(timeout: timeout))
@@ -62,7 +61,7 @@ final class WatchedProcess {
     }
 
     /// SIGKILL, as a crash would; reaps it and reads the rest of its output.
-    func kill() throws {
+    public func kill() throws {
         process.kill()
         outcome = CLIResult(try process.finish(timeout: .seconds(30)))
     }

@@ -1,31 +1,30 @@
 import Foundation
-import TestSupport
 
 /// Runs the built `sharelog` binary on one store, as a user would, at a
 /// fixed time: every run passes `--store` and `--now`, so no run reads the
 /// real clock. Processes start through `Subprocess`, each run under a
 /// deadline.
-struct SharelogCLI {
+public struct SharelogCLI: Sendable {
     /// The `sharelog` executable SwiftPM built beside the test bundle.
-    static let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    public static let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         .deletingLastPathComponent().appendingPathComponent("sharelog").path
 
     /// The child's whole environment: empty but for the clock shift that
     /// `Scripts/test` applies with `faketime`.
-    static let environment = ProcessInfo.processInfo.environment.filter { name, _ in
+    public static let environment = ProcessInfo.processInfo.environment.filter { name, _ in
         name == "LD_PRELOAD" || name.hasPrefix("FAKETIME")
     }
 
-    let store: String
+    public let store: String
     /// The `--now` of every run.
-    let now: String
+    public let now: String
     /// How long `run` lets a process run when the call names no timeout.
-    let timeout: Duration
+    public let timeout: Duration
     /// A program and its arguments that run `sharelog` in turn, such as
     /// `ip netns exec NS` for a network namespace; empty: none.
-    let launcher: [String]
+    public let launcher: [String]
 
-    init(store: String, now: String, timeout: Duration = .seconds(60), launcher: [String] = []) {
+    public init(store: String, now: String, timeout: Duration = .seconds(60), launcher: [String] = []) {
         self.store = store
         self.now = now
         self.timeout = timeout
@@ -45,26 +44,26 @@ struct SharelogCLI {
 
     /// Runs `sharelog arguments…` to its end; one still running at
     /// `timeout` (default: this CLI's `timeout`) is killed and the call throws.
-    func run(_ arguments: String..., input: [UInt8] = [], timeout: Duration? = nil) throws -> CLIResult {
+    public func run(_ arguments: String..., input: [UInt8] = [], timeout: Duration? = nil) throws -> CLIResult {
         try run(arguments: arguments, input: input, timeout: timeout)
     }
 
     /// `run` with the arguments as an array.
-    func run(arguments: [String], input: [UInt8] = [], timeout: Duration? = nil) throws -> CLIResult {
+    public func run(arguments: [String], input: [UInt8] = [], timeout: Duration? = nil) throws -> CLIResult {
         let (program, arguments) = invocation(arguments)
         return CLIResult(try Subprocess.run(program, arguments, environment: Self.environment, input: input, timeout: timeout ?? self.timeout))
     }
 
     /// Starts `sharelog arguments…` and returns at once, for processes a
     /// test runs side by side or in the background.
-    func start(_ arguments: [String]) throws -> Subprocess {
+    public func start(_ arguments: [String]) throws -> Subprocess {
         let (program, arguments) = invocation(arguments)
         return try Subprocess(program, arguments, environment: Self.environment)
     }
 
     /// Runs each command line, at most `lanes` processes at a time, and
     /// returns their results in order. Each may take its CLI's `timeout`.
-    static func runAll(_ commands: [(cli: SharelogCLI, arguments: [String])], lanes: Int = 4) throws -> [CLIResult] {
+    public static func runAll(_ commands: [(cli: SharelogCLI, arguments: [String])], lanes: Int = 4) throws -> [CLIResult] {
         var results: [CLIResult] = []
         var start = 0
         while start < commands.count {
@@ -77,13 +76,13 @@ struct SharelogCLI {
     }
 
     /// `stats --json`'s event count.
-    func eventCount() throws -> Int { try statistic("events", as: Int.self) }
+    public func eventCount() throws -> Int { try statistic("events", as: Int.self) }
 
     /// `stats --json`'s replica id.
-    func replicaID() throws -> String { try statistic("replicaID", as: String.self) }
+    public func replicaID() throws -> String { try statistic("replicaID", as: String.self) }
 
     /// `stats --json`'s last log position.
-    func lastPosition() throws -> UInt64 { UInt64(try statistic("lastPosition", as: Int.self)) }
+    public func lastPosition() throws -> UInt64 { UInt64(try statistic("lastPosition", as: Int.self)) }
 
     /// The field `name` of `stats --json`; throws when `stats` fails or
     /// prints no such field of that type.
@@ -96,11 +95,11 @@ struct SharelogCLI {
     }
 
     /// The event ids of the log in log order, as `origin:counter`.
-    func logIDs() throws -> [String] {
+    public func logIDs() throws -> [String] {
         try run("log", "--json").checked("sharelog log --json").jsonLines
             .map { "\($0["origin"] as? String ?? "?"):\($0["originCounter"] as? Int ?? -1)" }
     }
 
     /// `verify`'s exit status: 0 when the projections match the log.
-    func verify() throws -> Int32 { try run("verify").status }
+    public func verify() throws -> Int32 { try run("verify").status }
 }
