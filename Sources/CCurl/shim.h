@@ -24,4 +24,18 @@ static inline CURLcode sharelog_curl_set_header_function(CURL *curl, curl_write_
 static inline CURLcode sharelog_curl_response_code(CURL *curl, long *code) {
     return curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, code);
 }
+
+static inline CURLcode sharelog_curl_content_type(CURL *curl, const char **type) {
+    return curl_easy_getinfo(curl, CURLINFO_CONTENT_TYPE, type);
+}
+
+// CURL_GLOBAL_DEFAULT is a macro expression; call it once (CurlGlobal).
+static inline CURLcode sharelog_curl_global_init(void) {
+    return curl_global_init(CURL_GLOBAL_DEFAULT);
+}
+
+// CURLOPT_SSLVERSION's value for TLS 1.2 or later (an enum constant).
+static inline long sharelog_curl_tls_1_2_or_later(void) {
+    return CURL_SSLVERSION_TLSv1_2;
+}
 #endif

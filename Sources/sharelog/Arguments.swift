@@ -45,6 +45,12 @@ struct Arguments {
         return true
     }
 
+    /// Whether `--name` (as a flag, `--name value` or `--name=value`) is
+    /// there; consumes nothing.
+    func contains(_ name: String) -> Bool {
+        tokens.contains { $0 == "--\(name)" || $0.hasPrefix("--\(name)=") }
+    }
+
     /// Removes and returns the next positional argument (`-` counts as one).
     mutating func positional(_ what: String) throws(CLIError) -> String {
         guard let index = tokens.firstIndex(where: { !$0.hasPrefix("--") }) else {

@@ -10,7 +10,12 @@ struct SyncOptions {
 
     /// Reads `--listen`/`--connect` (named by `endpointOption`), `--stdio`,
     /// `--key-file`, `--heartbeat` and `--peer-timeout`.
-    init(_ arguments: inout Arguments, endpointOption: String) throws {
+    ///
+    /// A clip (`role` `.clip`) never holds the sync key, so it takes no
+    /// `--key-file` and no `tcp:` endpoint (TLS there is keyed with it):
+    /// both are usage errors, raised before any file is read.
+    init(_ arguments: inout Arguments, endpointOption: String, role: SyncRole = .main) throws {
+        if role == .clip, arguments.contains("key-file") { throw CLIError.usage(Self.clipKeyRefusal) }
         let stdio = arguments.flag("stdio")
         let text = try arguments.option(endpointOption)
         switch (text, stdio) {
@@ -25,6 +30,12 @@ struct SyncOptions {
         } else {
             key = nil
         }
+        if case .tcp = endpoint, role == .clip {
+            throw CLIError.usage(
+                "a clip does not sync over tcp:, whose TLS is keyed with the replicas' sync key, and a clip never holds that key; "
+                    + "fetch the share over HTTPS from the HTTP gateway (sharelog http) with 'sharelog clip open LINK [--http BASE_URL]', "
+                    + "or use unix: or exec:")
+        }
         if case .tcp = endpoint, key == nil {
             throw CLIError.usage("TCP is encrypted with TLS under a shared key: give --key-file (make one with 'sharelog keygen FILE')")
         }
@@ -35,6 +46,12 @@ struct SyncOptions {
         if let seconds = try arguments.integer("peer-timeout", in: 1...86_400) { session.peerTimeout = .seconds(seconds) }
         self.session = session
     }
+
+    /// Why a clip is refused `--key-file`, and what it uses instead.
+    static let clipKeyRefusal =
+        "a clip never holds the sync key (--key-file): whoever took it from a clip could connect as a main replica and pull every card; "
+        + "a clip fetches its share over HTTPS from the HTTP gateway (sharelog http) with 'sharelog clip open LINK [--http BASE_URL]', "
+        + "which needs no key"
 }
 
 /// One line on standard error, for servers and following clients.

@@ -26,34 +26,38 @@ import TestSupport
         #expect(report["failure"] == nil)
         #expect(report["folder"] as? String == folder)
         let steps = try #require(report["steps"] as? [[String: Any]])
-        #expect(steps.map { $0["number"] as? Int } == Array(1...8))
+        #expect(steps.map { $0["number"] as? Int } == Array(1...9))
 
         // 1: the main app's shares.
         #expect(report["shares"] as? Int == 20)
         #expect(report["withPhotos"] as? Int == 4)
-        // 3: the clip's preview of share 0, and its card for Contacts, byte for byte.
+        // 4: the clip's preview of share 0, fetched over HTTP from the
+        // gateway of step 3, and its card for Contacts, byte for byte.
         let clip = try #require(report["clip"] as? [String: Any])
+        let gateway = try #require(report["gateway"] as? String)
+        #expect(gateway.hasPrefix("http://127.0.0.1:"))
+        #expect(report["fallbackPage"] as? String == "\(gateway)/appclip?id=\(clip["id"] as? String ?? "?")")
         #expect(clip["name"] as? String == "Person Sample0")
         #expect(clip["title"] as? String == "Engineer 0")
         #expect(clip["organization"] as? String == "Example Corp 0")
         #expect(clip["photoBytes"] as? Int == 45_000)
         let contact = try Data(contentsOf: URL(fileURLWithPath: (folder as NSString).appendingPathComponent("contact.vcf")))
         #expect([UInt8](contact) == SampleCard.make(index: 0, photoBytes: 45_000))
-        // 4: the follower caught up every creation.
+        // 5: the follower caught up every creation.
         #expect(report["followerCaughtUp"] as? Int == 20)
-        // 5: eight days on, everything expired and every card was purged.
+        // 6: eight days on, everything expired and every card was purged.
         let expiry = try #require(report["expiry"] as? [String: Any])
         #expect(expiry["now"] as? String == Self.eightDaysOn)
         #expect(expiry["expired"] as? Int == 20)
         #expect(expiry["redacted"] as? Int == 20)
-        // 6: the clip and the follower see it.
+        // 7: the clip and the follower see it.
         #expect(report["clipStatusAfterExpiry"] as? String == "expired")
         #expect(report["followerExpired"] as? Int == 20)
-        // 7: the full app adopted the one live share the clip held.
+        // 8: the full app adopted the one live share the clip held.
         let handoff = try #require(report["handoff"] as? [String: Any])
         #expect(handoff["sharesAdopted"] as? Int == 1)
         #expect(handoff["sharesEnded"] as? Int == 1)
-        // 8: every store verified.
+        // 9: every store verified.
         #expect(report["verified"] as? [String: Bool] == ["main": true, "follower": true, "clip": true, "app": true])
 
         // What the stores hold, asked of each by its own process.
@@ -129,10 +133,11 @@ import TestSupport
         #expect(demo.status == 0, "\(demo.error)")
         let lines = demo.output.split(separator: "\n").map(String.init)
         #expect(lines.first == "demo folder: \(folder)")
-        for number in 1...8 { #expect(lines.contains { $0.hasPrefix("[\(number)/8] ") }, "progress of step \(number)") }
+        for number in 1...9 { #expect(lines.contains { $0.hasPrefix("[\(number)/9] ") }, "progress of step \(number)") }
         let summary = try #require(lines.firstIndex(of: "Summary"))
         let rows = lines[summary...].filter { $0.hasPrefix(" ") && $0.hasSuffix(" ms") }
-        #expect(rows.count == 8)
+        #expect(rows.count == 9)
+        #expect(lines.contains { $0.hasPrefix("The fallback page a browser shows for the clip's share") && $0.contains("/appclip?id=") })
         for name in ["main", "follower", "clip", "app"] {
             #expect(lines.contains { $0.hasPrefix(name) && $0.hasSuffix("\(folder)/\(name)") }, "where \(name) is")
         }

@@ -10,7 +10,7 @@ struct ClipLastCommand: Command {
         try arguments.finish()
         let store = try context.openStore()
         guard let name = try store.lastShown() else {
-            throw CLIError.notFound("this clip has not shown a share yet: open one with 'sharelog clip open LINK --connect …'")
+            throw CLIError.notFound("this clip has not shown a share yet: open one with 'sharelog clip open LINK'")
         }
         answer.source = "this clip's store"
         return try answer.show(name, from: store, context)

@@ -1,15 +1,26 @@
+import Foundation
 import ShareClip
+import ShareHTTP
 import ShareLog
 import ShareSync
 
 struct ClipOpenCommand: Command {
     static let name = "clip open"
-    static let synopsis = "clip open LINK --connect unix:PATH|tcp:HOST:PORT|exec:COMMAND [--key-file F] [--vcard] [--photo FILE]"
-    static let summary = "The clip's first launch: parse the link, fetch that one share from the server into this store, show it."
+    static let synopsis = "clip open LINK [--http BASE_URL] [--ca-file F] | --connect unix:PATH|exec:COMMAND [--vcard] [--photo FILE]"
+    static let summary =
+        "The clip's first launch: parse the link, fetch that one share over HTTPS from the link's host (or BASE_URL, or a sync server) into this store, show it."
 
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         let link = try arguments.positional("App Clip link")
-        let sync = try SyncOptions(&arguments, endpointOption: "connect")
+        // A clip never holds the sync key, however it fetches.
+        if arguments.contains("key-file") { throw CLIError.usage(SyncOptions.clipKeyRefusal) }
+        let base = try arguments.option("http")
+        let caFile = try arguments.option("ca-file")
+        let viaSync = arguments.contains("connect") || arguments.contains("stdio")
+        if viaSync, base != nil || caFile != nil {
+            throw CLIError.usage("--connect fetches over sync, --http over HTTP(S) with --ca-file: give one way")
+        }
+        let sync = viaSync ? try SyncOptions(&arguments, endpointOption: "connect", role: .clip) : nil
         var answer = ShareAnswer(rawCard: arguments.flag("vcard"), photoPath: try arguments.option("photo"))
         try arguments.finish()
         // The link first, with the exact-domain parser: a bad one touches nothing.
@@ -22,14 +33,10 @@ struct ClipOpenCommand: Command {
         } catch let error as AppClipLinkError {
             throw ShareLogError.invalidLink(error.description)
         }
+        let fetch = try sync.map { sync in syncFetch(name, sync) } ?? httpFetch(name, link: link, base: base, caFile: caFile)
         let store = try context.openStore(creatingIfMissing: true)
-        var request = SyncRequest(endpoint: sync.endpoint)
-        request.role = .clip
-        request.names = [name]
-        request.key = sync.key
-        request.options = sync.session
         do {
-            _ = try SyncClient.run(request, store: store)
+            try fetch(store)
             answer.source = "the server, just now"
         } catch {
             // Offline: the clip's own store answers when it holds the share.
@@ -47,5 +54,32 @@ struct ClipOpenCommand: Command {
             try store.compact()
         }
         return try answer.show(name, from: store, context)
+    }
+
+    /// The sync fetch (`--connect`): a clip session, one `fetch` and its `records`.
+    private static func syncFetch(_ name: RecordName, _ sync: SyncOptions) -> (ShareStore) throws -> Void {
+        var request = SyncRequest(endpoint: sync.endpoint)
+        request.role = .clip
+        request.names = [name]
+        request.options = sync.session
+        return { store in _ = try SyncClient.run(request, store: store) }
+    }
+
+    /// The HTTP fetch: the link itself (over HTTPS, as an App Clip), or its
+    /// path and query on `base`. Checks the URL and the CA file before any
+    /// store is touched.
+    private static func httpFetch(_ name: RecordName, link: String, base: String?, caFile: String?) throws -> (ShareStore) throws -> Void {
+        let url: GatewayURL
+        do {
+            url = try base.map { base throws(GatewayClientError) in try GatewayURL(base: base, link: link) } ?? GatewayURL(link: link)
+        } catch {
+            throw CLIError.invalidInput(base == nil ? "\(error)" : "--http: \(error)")
+        }
+        if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
+            throw CLIError.invalidInput("--ca-file: cannot read \(caFile); give a PEM file of certificate authorities")
+        }
+        let client: GatewayClient
+        do { client = try GatewayClient(options: GatewayClient.Options(caFile: caFile)) } catch { throw CLIError.failure("\(error)") }
+        return { store in _ = try client.fetch(name, from: url, into: store) }
     }
 }

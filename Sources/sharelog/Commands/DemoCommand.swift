@@ -8,7 +8,7 @@ struct DemoCommand: Command {
     static let name = "demo"
     static let synopsis = "demo [--dir ./sharelog-demo] [--shares 1000] [--photo-every 10]"
     static let summary =
-        "Run the two-process demo in a fresh demo folder: share, serve, open a link as the clip, follow, expire, hand off; print a summary."
+        "Run the multi-process demo in a fresh demo folder: share, serve, serve the links over HTTP, open a link as the clip, follow, expire, hand off; print a summary."
 
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         let directory = try arguments.option("dir") ?? "./sharelog-demo"
@@ -42,6 +42,7 @@ struct DemoCommand: Command {
             context.print("    \(step.outcome)")
         }
         if let failure = report.failure { context.print("FAILED: \(failure)") }
+        if let page = report.fallbackPage { context.print("\nThe fallback page a browser shows for the clip's share (while the demo ran): \(page)") }
         context.print("")
         let places = report.stores
         for (name, path) in [

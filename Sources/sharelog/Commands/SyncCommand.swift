@@ -5,7 +5,7 @@ import ShareSync
 struct SyncCommand: Command {
     static let name = "sync"
     static let synopsis =
-        "sync --connect unix:PATH|tcp:HOST:PORT|exec:COMMAND | --stdio [--pull|--push|--both] [--follow] [--role main|clip] [--only ID ...] [--key-file F] [--heartbeat 5] [--peer-timeout 20]"
+        "sync --connect unix:PATH|tcp:HOST:PORT|exec:COMMAND | --stdio [--pull|--push|--both] [--follow] [--role main|clip] [--only ID ...] [--key-file F (main only)] [--heartbeat 5] [--peer-timeout 20]"
     static let summary = "Sync with a server: pull, push or both (main), or fetch shares by id (clip); print what moved."
 
     struct Output: Encodable {
@@ -25,8 +25,8 @@ struct SyncCommand: Command {
     }
 
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
-        let sync = try SyncOptions(&arguments, endpointOption: "connect")
         let role = try Self.role(arguments.option("role"))
+        let sync = try SyncOptions(&arguments, endpointOption: "connect", role: role)
         let names = try arguments.values("only").map { text in
             guard let name = RecordName(text) else { throw ShareLogError.invalidRecordName(text) }
             return name

@@ -24,7 +24,7 @@ struct DemoReport: Encodable {
         let logs: String
     }
 
-    /// Step 3: the share the clip opened by its link, as it previewed it.
+    /// Step 4: the share the clip opened by its link, as it previewed it.
     struct ClipFetch: Encodable {
         let id: String
         let link: String
@@ -37,7 +37,7 @@ struct DemoReport: Encodable {
         let contactBytes: Int
     }
 
-    /// Step 5: the sweep and compaction on main, eight days on.
+    /// Step 6: the sweep and compaction on main, eight days on.
     struct Expiry: Encodable {
         let now: String
         let expired: Int
@@ -45,7 +45,7 @@ struct DemoReport: Encodable {
         let redacted: Int
     }
 
-    /// Step 7: the full app's handoff from the clip.
+    /// Step 8: the full app's handoff from the clip.
     struct Handoff: Encodable {
         /// The share shared after the sweep, which the clip opened.
         let newShare: String
@@ -58,16 +58,19 @@ struct DemoReport: Encodable {
     var steps: [Step] = []
     var shares = 0
     var withPhotos = 0
+    /// Step 3: the gateway's base URL, and the fallback page of the clip's share.
+    var gateway: String?
+    var fallbackPage: String?
     var clip: ClipFetch?
-    /// Step 4: the events the follower held once it caught up.
+    /// Step 5: the events the follower held once it caught up.
     var followerCaughtUp: Int?
     var expiry: Expiry?
-    /// Step 6: how the clip answered for its share, and the expiries the
+    /// Step 7: how the clip answered for its share, and the expiries the
     /// follower received.
     var clipStatusAfterExpiry: String?
     var followerExpired: Int?
     var handoff: Handoff?
-    /// Step 8: `verify` of each store, by name.
+    /// Step 9: `verify` of each store, by name.
     var verified: [String: Bool] = [:]
     /// Why the demo stopped early; nil when every step held.
     var failure: String?

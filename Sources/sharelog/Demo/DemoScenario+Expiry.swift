@@ -2,7 +2,7 @@ import Foundation
 import SampleCards
 import ShareLog
 
-/// Steps 5 to 8: the expiry, what the other processes see of it, the
+/// Steps 6 to 9: the expiry, what the other processes see of it, the
 /// handoff, and the checks at the end.
 extension DemoScenario {
     func sweepMain() throws -> String {
@@ -26,7 +26,7 @@ extension DemoScenario {
 
     func seeExpiry() throws -> String {
         guard let link = report.clip?.link, let followerStore else { throw CLIError.failure("no clip share or follower to check") }
-        let opened = try children.run("clip-reopen", sharelog(places.clip, "--json", "clip", "open", link, "--connect", endpoint))
+        let opened = try openOverHTTP("clip-reopen", link)
         let status = Self.json(opened.output)?["status"] as? String
         guard opened.status == 4, status == "expired" else {
             throw CLIError.failure("the clip read its share as \(status ?? "nothing") (exit \(opened.status)), not expired: \(opened.errors)")
@@ -38,14 +38,14 @@ extension DemoScenario {
             return stats.events >= 2 * shares.count && stats.expired == shares.count ? stats.expired : nil
         }
         report.followerExpired = expired
-        return "the clip synced again and reads its share as expired; the follower applied all \(expired) expiries"
+        return "the clip fetched its link again (410 from the gateway) and reads its share as expired; the follower applied all \(expired) expiries"
     }
 
     func handOff() throws -> String {
         guard let main else { throw CLIError.failure("the main store is not open") }
         let card = SampleCard.make(index: shares.count)
         let fresh = try main.create(vCard: card)
-        let opened = try children.run("clip-open-new", sharelog(places.clip, "--json", "clip", "open", fresh.link, "--connect", endpoint))
+        let opened = try openOverHTTP("clip-open-new", fresh.link)
         guard opened.status == 0 else {
             throw CLIError.failure("clip open of the new share exited \(opened.status): \(opened.errors)")
         }
@@ -66,8 +66,9 @@ extension DemoScenario {
     }
 
     func verifyStores() throws -> String {
-        for child in [follower, server].compactMap({ $0 }) { children.stop(child) }
+        for child in [follower, gateway, server].compactMap({ $0 }) { children.stop(child) }
         follower = nil
+        gateway = nil
         server = nil
         var opened: [(String, ShareStore)] = []
         if let main { opened.append(("main", main)) }
@@ -77,6 +78,6 @@ extension DemoScenario {
         for (name, store) in opened { report.verified[name] = try store.verify().isConsistent }
         let failed = opened.map(\.0).filter { report.verified[$0] != true }
         guard failed.isEmpty else { throw CLIError.failure("verify found the projections of \(failed.joined(separator: ", ")) differ from their logs") }
-        return "the server and the follower stopped; verify passed on \(opened.map(\.0).joined(separator: ", "))"
+        return "the server, the gateway and the follower stopped; verify passed on \(opened.map(\.0).joined(separator: ", "))"
     }
 }

@@ -4,7 +4,8 @@ import ShareClip
 import ShareLog
 
 /// The demo's scenario: ShareLog embedded in a main app (this process),
-/// its `sharelog serve` process, a clip process opened by a link, a second
+/// its `sharelog serve` process, its `sharelog http` gateway on loopback,
+/// a clip process that opens a link over HTTP as an App Clip would, a second
 /// main replica following in its own process, an expiry sweep eight days
 /// on, and the full app's handoff from the clip. Each step checks its
 /// outcome against what the demo itself made (the cards, the count), and
@@ -22,7 +23,7 @@ final class DemoScenario {
         var domain: AppClipDomain
     }
 
-    static let stepCount = 8
+    static let stepCount = 9
     /// How far the clock moves before the sweep: past every share's 7 days.
     static let sweepDelay = Duration.seconds(8 * 86_400)
 
@@ -41,6 +42,7 @@ final class DemoScenario {
     var followerStore: ShareStore?
     var appStore: ShareStore?
     var server: DemoChild?
+    var gateway: DemoChild?
     var follower: DemoChild?
     var shares: [CreatedShare] = []
     var cards: [[UInt8]] = []
@@ -66,12 +68,13 @@ final class DemoScenario {
         do {
             try step(1, "Main app: create \(settings.shares) shares") { try createShares() }
             try step(2, "Main server: sharelog serve on a Unix socket") { try startServer() }
-            try step(3, "Clip: open one share's App Clip link") { try openClip() }
-            try step(4, "Second main replica: follow the first") { try startFollower() }
-            try step(5, "8 days later: sweep and compact main") { try sweepMain() }
-            try step(6, "Clip and follower see the expiry") { try seeExpiry() }
-            try step(7, "Full app: adopt the clip's state (handoff)") { try handOff() }
-            try step(8, "Stop the processes, verify every store") { try verifyStores() }
+            try step(3, "Gateway: sharelog http on loopback") { try startGateway() }
+            try step(4, "Clip: open one share's App Clip link over HTTP") { try openClip() }
+            try step(5, "Second main replica: follow the first") { try startFollower() }
+            try step(6, "8 days later: sweep and compact main") { try sweepMain() }
+            try step(7, "Clip and follower see the expiry") { try seeExpiry() }
+            try step(8, "Full app: adopt the clip's state (handoff)") { try handOff() }
+            try step(9, "Stop the processes, verify every store") { try verifyStores() }
         } catch {
             report.failure = "\(error)"
         }
@@ -125,9 +128,38 @@ final class DemoScenario {
         return "sharelog serve (pid \(child.pid)) serves the main store on \(endpoint)"
     }
 
+    /// The link's domain, served: the gateway on a free loopback port, with
+    /// example app ids so its site association file and banner are real.
+    private func startGateway() throws -> String {
+        let child = try children.start("http", sharelog(
+            places.main, "http", "--listen", "tcp:127.0.0.1:0", "--app-id", Self.clipAppID, "--full-app-id", Self.fullAppID,
+            "--app-store-id", Self.appStoreID))
+        try child.waitForErrorLine(containing: "http: serving", timeout: .seconds(30))
+        guard let line = child.errors.split(separator: "\n").first(where: { $0.contains("http: serving") }),
+              let at = line.range(of: " at "), let on = line.range(of: " on ", options: .backwards) else {
+            throw CLIError.failure("sharelog http did not say where it serves; see \(child.errorPath)")
+        }
+        gateway = child
+        report.gateway = String(line[at.upperBound..<on.lowerBound])
+        report.fallbackPage = "\(report.gateway!)/appclip?id=\(shares[0].recordName)"
+        return "sharelog http (pid \(child.pid)) answers the main store's links at \(report.gateway!): the page, the vCard, "
+            + "the JSON record, the clip's events and the site association file"
+    }
+
+    /// Example app ids for the demo's gateway (team ABCDE12345).
+    static let clipAppID = "ABCDE12345.com.example.cards.Clip"
+    static let fullAppID = "ABCDE12345.com.example.cards"
+    static let appStoreID = "1234567890"
+
+    /// `clip open LINK` over HTTP, from the demo's gateway: one request, one answer.
+    func openOverHTTP(_ label: String, _ link: String) throws -> (status: Int32, output: String, errors: String) {
+        guard let base = report.gateway else { throw CLIError.failure("the gateway is not running") }
+        return try children.run(label, sharelog(places.clip, "--json", "clip", "open", link, "--http", base))
+    }
+
     private func openClip() throws -> String {
         let share = shares[0], card = cards[0]
-        let opened = try children.run("clip-open", sharelog(places.clip, "--json", "clip", "open", share.link, "--connect", endpoint))
+        let opened = try openOverHTTP("clip-open", share.link)
         guard opened.status == 0, let answer = Self.json(opened.output), answer["status"] as? String == "live" else {
             throw CLIError.failure("clip open \(share.link) exited \(opened.status): \(opened.errors)")
         }
@@ -144,7 +176,7 @@ final class DemoScenario {
             photoBytes: (preview["photo"] as? [String: Any])?["byteCount"] as? Int, contactBytes: card.count)
         report.clip = fetch
         let photo = fetch.photoBytes.map { "a \($0)-byte photo" } ?? "no photo"
-        return "the clip fetched \(fetch.name ?? "?") (\(fetch.title ?? "?"), \(fetch.organization ?? "?"), \(photo)) "
+        return "the clip fetched \(fetch.name ?? "?") (\(fetch.title ?? "?"), \(fetch.organization ?? "?"), \(photo)) over HTTP "
             + "and wrote the Contacts-ready vCard (\(card.count) bytes) to contact.vcf"
     }
 
@@ -172,7 +204,7 @@ final class DemoScenario {
         let deadline = ContinuousClock.now + timeout
         while true {
             if let value = try check() { return value }
-            for child in [server, follower].compactMap({ $0 }) where !child.isRunning {
+            for child in [server, gateway, follower].compactMap({ $0 }) where !child.isRunning {
                 throw CLIError.failure("\(child.label) exited (status \(child.exitStatus ?? 1)) while waiting until \(what); see \(child.errorPath)")
             }
             guard ContinuousClock.now < deadline else { throw CLIError.failure("gave up after \(timeout) waiting until \(what)") }
