@@ -24,6 +24,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// The sync session state machines, driven by `SessionRunner` over an
     /// in-memory channel against a real store, fed a scripted peer's bytes.
     case session
+    /// The HTTP gateway's handler (`Gateway.respond(to:)`) over a real store,
+    /// fed requests made of the input: statuses, caching and security fields,
+    /// escaping of a hostile card, `HEAD` as `GET`.
+    case gateway
 
     /// Runs one input through the target.
     ///
@@ -37,6 +41,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .link: try LinkFuzzTarget.run(input)
         case .frame: try FrameFuzzTarget.run(input)
         case .session: try SessionFuzzTarget.run(input)
+        case .gateway: try GatewayFuzzTarget.run(input)
         }
     }
 
@@ -55,6 +60,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .link: FuzzSeeds.links
         case .frame: FuzzSeeds.frameStreams
         case .session: FuzzSeeds.sessions
+        case .gateway: FuzzSeeds.gatewayRequests
         }
     }
 }

@@ -22,9 +22,13 @@ public enum ClientAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses a textual IPv4 or IPv6 address (no port, no brackets), as
     /// `X-Forwarded-For` and `--trusted-proxy` carry them; nil otherwise.
+    /// An IPv4-mapped IPv6 address (`::ffff:203.0.113.7`), as some proxies
+    /// write them, is read as the IPv4 address it holds.
     public init?(text: some StringProtocol) {
         let trimmed = text.trimmingWhitespace()
         if let v4 = Self.ipv4(trimmed) {
+            self = .ipv4(v4)
+        } else if trimmed.lowercased().hasPrefix("::ffff:"), let v4 = Self.ipv4(trimmed.dropFirst(7)) {
             self = .ipv4(v4)
         } else if let (high, low) = Self.ipv6(trimmed) {
             self = .ipv6(high: high, low: low)

@@ -10,7 +10,7 @@ public enum HTTPDate {
     /// `time`, rounded down to the second, as an IMF-fixdate.
     public static func format(_ time: Timestamp) -> String {
         let p = Parts(time)
-        return "\(weekdays[p.weekday]), \(two(p.day)) \(months[p.month - 1]) \(p.year) \(two(p.hour)):\(two(p.minute)):\(two(p.second)) GMT"
+        return "\(weekdays[p.weekday]), \(two(p.day)) \(months[p.month - 1]) \(four(p.year)) \(two(p.hour)):\(two(p.minute)):\(two(p.second)) GMT"
     }
 
     /// `time` for people: `9 Dec 2026, 10:00 UTC`.
@@ -33,6 +33,11 @@ public enum HTTPDate {
             minute = secondOfDay / 60 % 60
             second = secondOfDay % 60
         }
+    }
+
+    /// IMF-fixdate's year is four digits: years before 1000 are zero-padded.
+    private static func four(_ value: Int64) -> String {
+        value >= 0 && value < 1000 ? String(repeating: "0", count: 4 - String(value).count) + String(value) : String(value)
     }
 
     private static func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }

@@ -12,7 +12,9 @@ public enum VCardFilename {
         let base = sanitized(name ?? "")
         let ascii = String(base.unicodeScalars.filter { $0.isASCII })
             .split(separator: " ").joined(separator: " ")
-        let plain = ascii.isEmpty ? "contact" : ascii
+        // Dots again: dropping non-ASCII can leave one in front (`é.bashrc`).
+        let dotless = ascii.drop { $0 == "." || $0 == " " }
+        let plain = dotless.isEmpty ? "contact" : String(dotless)
         return "attachment; filename=\"\(plain).vcf\"; filename*=UTF-8''\(percentEncoded(base + ".vcf"))"
     }
 
