@@ -90,13 +90,13 @@ enum GatewayFuzzTarget {
         let shares = try shares.get()
         let fuzz = GatewayFuzzInput(Array(input), names: shares.names.map(\.description))
         let configuration = fuzz.configuration
-        let gateway = Gateway(source: shares.store, configuration: configuration, clock: FixedClock(now))
-        let twin = Gateway(source: shares.store, configuration: configuration, clock: FixedClock(now))
+        let gateway = Gateway(source: shares.store, configuration: configuration, clock: FixedClock(now), limitClock: FixedClock(now))
+        let twin = Gateway(source: shares.store, configuration: configuration, clock: FixedClock(now), limitClock: FixedClock(now))
         var request = fuzz.request
         if fuzz.ifNoneMatchIsTheLiveTag {
             // The tag the live share had in the form asked for, as a
             // browser would send it back, whatever the target now names.
-            let probe = Gateway(source: shares.store, configuration: configuration, clock: FixedClock(now))
+            let probe = Gateway(source: shares.store, configuration: configuration, clock: FixedClock(now), limitClock: FixedClock(now))
             let plain = GatewayRequest(method: "GET", target: "/appclip?id=\(shares.live)", accept: request.accept)
             request.ifNoneMatch = (probe.respond(to: plain).header("ETag") ?? "") + (request.ifNoneMatch ?? "")
         }
@@ -138,7 +138,7 @@ enum GatewayFuzzTarget {
         }
         if status == 405 { try FuzzViolation.check(response.header("Allow") == "GET, HEAD", "\(said) without Allow") }
         if status == 429 { try FuzzViolation.check(Int(response.header("Retry-After") ?? "").map { $0 >= 1 } == true, "\(said) without Retry-After") }
-        if status == 304 { try FuzzViolation.check(response.body.isEmpty, "\(said) with a body") }
+        if status == 304 { try FuzzViolation.check(response.sentBody(for: request.method) == 0, "\(said) with a body") }
         if response.route == .share, status == 200 || status == 304 {
             try FuzzViolation.check(
                 response.recordName == shares.live || response.recordName == shares.photo,

@@ -1,3 +1,5 @@
+import Dispatch
+import Synchronization
 import SampleCards
 import ShareHTTP
 import ShareLog
@@ -156,11 +158,26 @@ import Testing
         let limiter = RateLimiter(RateLimit(burst: 3, interval: .seconds(10)))
         let start = GatewayFixture.now
         for _ in 0..<3 { #expect(limiter.take(42, at: start) == nil) }
-        #expect(limiter.check(42, at: start) == .seconds(10))
+        #expect(limiter.take(42, at: start) == .seconds(10))
+        limiter.refund(42)
+        #expect(limiter.take(42, at: start) == nil, "a refunded request may be made again")
         #expect(limiter.take(42, at: start) == .seconds(10))
         #expect(limiter.take(7, at: start) == nil)
         #expect(limiter.take(42, at: start.advanced(by: .milliseconds(9_999))) == .milliseconds(1))
         #expect(limiter.take(42, at: start.advanced(by: .seconds(10))) == nil)
         #expect(limiter.take(42, at: start.advanced(by: .seconds(10))) != nil)
+    }
+
+    /// Misses in flight at once cannot overrun the allowance: each takes
+    /// its place before the lookup, not after.
+    @Test func concurrentMissesGetExactlyTheBurst() throws {
+        let fixture = try GatewayFixture()
+        let gateway = try fixture.gateway()
+        let statuses = Mutex<[Int: Int]>([:])
+        DispatchQueue.concurrentPerform(iterations: 400) { _ in
+            let status = gateway.respond(to: .get(link(GatewayFixture.unknown), from: Self.guesser)).status.code
+            statuses.withLock { $0[status, default: 0] += 1 }
+        }
+        #expect(statuses.withLock { $0 } == [404: 20, 429: 380])
     }
 }

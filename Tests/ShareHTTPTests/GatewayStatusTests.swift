@@ -43,7 +43,8 @@ import Testing
         let tag = try #require(first.header("ETag"))
         let again = gateway.respond(to: .get(link(fixture.live.recordName), ifNoneMatch: field.replacingOccurrences(of: "TAG", with: tag)))
         #expect(again.status.code == 304)
-        #expect(again.body.isEmpty)
+        #expect(again.sentBody(for: "GET") == 0, "a 304 sends no body")
+        #expect(again.body == first.body, "its Content-Length is the 200's (RFC 9110 §8.6)")
         #expect(again.header("ETag") == tag)
     }
 

@@ -6,23 +6,28 @@ extension Gateway {
     /// `GET`/`HEAD /appclip?id=…`: the share, in the form `Accept` asks for
     /// (or the `.vcf` with `format=vcf`), under the per-address limits.
     ///
-    /// A miss (400, 404, 410) also takes from the far stricter miss
-    /// allowance; while that is empty, every share request from the
-    /// address gets 429 before any lookup. An unknown name and an ended
+    /// Every request takes from the far stricter miss allowance too, before
+    /// any lookup, and gets it back unless it was a miss (400, 404, 410):
+    /// so requests in flight at once cannot overrun it, and while it is
+    /// empty, every share request from the address gets 429. An unknown name and an ended
     /// share cost the same: one fetch (and for the events form one events
     /// read), and a rendered notice.
     func share(_ request: GatewayRequest, at now: Timestamp) -> GatewayResponse {
-        let client = clientKey(of: request)
+        let client = clientKey(of: request), limitNow = limitClock.now()
         let query = request.target.drop { $0 != "?" }.dropFirst()
         let download = query.split(separator: "&").contains("format=vcf")
         let negotiated = download ? .vCard : AcceptHeader.negotiate(request.accept)
         var response: GatewayResponse
-        if let wait = missLimiter?.check(client, at: now) ?? requestLimiter?.take(client, at: now) {
+        if let wait = missLimiter?.take(client, at: limitNow) {
+            response = tooManyRequests(wait, route: .share, as: negotiated ?? .page)
+        } else if let wait = requestLimiter?.take(client, at: limitNow) {
+            missLimiter?.refund(client)
             response = tooManyRequests(wait, route: .share, as: negotiated ?? .page)
         } else if let representation = negotiated {
             response = answer(request, as: representation, at: now)
-            if [HTTPStatus.badRequest, .notFound, .gone].contains(response.status) { _ = missLimiter?.take(client, at: now) }
+            if ![HTTPStatus.badRequest, .notFound, .gone].contains(response.status) { missLimiter?.refund(client) }
         } else {
+            missLimiter?.refund(client)
             response = notice(
                 .notAcceptable, route: .share, "Not acceptable",
                 "This card is available as text/html, text/vcard, application/json and \(Representation.eventsMediaType).")
@@ -59,12 +64,12 @@ extension Gateway {
         return response
     }
 
+    /// A live share: 200 with the body, or 304 when `If-None-Match` names
+    /// its tag. A 304 holds the 200's body too: the server sends only its
+    /// length (RFC 9110 §8.6 allows no other `Content-Length`), as for `HEAD`.
     private func live(_ share: Share, as representation: Representation, ifNoneMatch: String?, at now: Timestamp) throws -> GatewayResponse {
         let tag = EntityTag(representation, of: share, settings: settingsFingerprint)
         let fields = [HTTPHeader("ETag", tag.description)] + configuration.cache.fields(expiresAt: share.expiresAt, now: now)
-        if let ifNoneMatch, tag.matches(ifNoneMatch: ifNoneMatch) {
-            return GatewayResponse(status: .notModified, headers: fields, route: .share)
-        }
         var headers = [HTTPHeader("Content-Type", representation.contentType)] + fields
         let body: [UInt8]
         switch representation {
@@ -80,6 +85,9 @@ extension Gateway {
             body = CardRecord.live(share)
         case .events:
             body = try eventsBody(share.recordName, at: now)
+        }
+        if let ifNoneMatch, tag.matches(ifNoneMatch: ifNoneMatch) {
+            return GatewayResponse(status: .notModified, headers: fields, body: body, route: .share)
         }
         return GatewayResponse(status: .ok, headers: headers, body: body, route: .share)
     }

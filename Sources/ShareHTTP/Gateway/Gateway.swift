@@ -19,7 +19,11 @@ import ShareLog
 public final class Gateway: Sendable {
     public let configuration: GatewayConfiguration
     let source: any ShareSource
+    /// The time answers are dated by, and shares are live or ended by.
     let clock: any WallClock
+    /// The time the rate limits count in (`MonotonicClock` unless a test
+    /// sets it).
+    let limitClock: any WallClock
     let settings: PageSettings
     let settingsFingerprint: UInt64
     let siteAssociation: [UInt8]?
@@ -27,10 +31,19 @@ public final class Gateway: Sendable {
     let missLimiter: RateLimiter?
     let tagger = RecordNameTagger()
 
-    public init(source: any ShareSource, configuration: GatewayConfiguration, clock: any WallClock = SystemClock()) {
+    /// - Parameters:
+    ///   - clock: dates the answers and decides which shares are live.
+    ///   - limitClock: the rate limits' time; monotonic by default, so a
+    ///     wall clock that is fixed (`--now`) or set back does not freeze
+    ///     or stretch anyone's allowance.
+    public init(
+        source: any ShareSource, configuration: GatewayConfiguration, clock: any WallClock = SystemClock(),
+        limitClock: any WallClock = MonotonicClock()
+    ) {
         self.source = source
         self.configuration = configuration
         self.clock = clock
+        self.limitClock = limitClock
         settings = configuration.pageSettings
         settingsFingerprint = settings.fingerprint
         siteAssociation = SiteAssociation.file(clips: configuration.clipAppIDs, fullApps: configuration.fullAppIDs)
@@ -56,7 +69,7 @@ public final class Gateway: Sendable {
     /// The access log's line for an answer that took `microseconds`.
     public func logLine(_ request: GatewayRequest, _ response: GatewayResponse, microseconds: Int64) -> AccessLogLine {
         AccessLogLine(
-            method: request.method, route: response.route, status: response.status.code, bytes: response.body.count,
+            method: request.method, route: response.route, status: response.status.code, bytes: response.sentBody(for: request.method),
             microseconds: microseconds, tag: response.recordName.map { tagger.tag($0, at: clock.now()) })
     }
 
@@ -75,9 +88,8 @@ public final class Gateway: Sendable {
             guard Self.isReadMethod(request.method) else { return methodNotAllowed(.share) }
             return share(request, at: now)
         default:
-            let client = clientKey(of: request)
-            if let wait = missLimiter?.check(client, at: now) { return tooManyRequests(wait, route: .unknown) }
-            missLimiter.map { _ = $0.take(client, at: now) }
+            let client = clientKey(of: request), limitNow = limitClock.now()
+            if let wait = missLimiter?.take(client, at: limitNow) { return tooManyRequests(wait, route: .unknown) }
             return notice(.notFound, route: .unknown, "Nothing here", "This server answers card links only.")
         }
     }

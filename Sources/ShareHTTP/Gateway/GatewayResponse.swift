@@ -2,11 +2,12 @@ import ShareLog
 
 /// The gateway's answer to one request: status, header fields and body,
 /// plus what the access log may say about it. The server adds only
-/// `Content-Length` (and leaves the body out for `HEAD`).
+/// `Content-Length`, and leaves the body out for `HEAD` and 304.
 public struct GatewayResponse: Sendable {
     public var status: HTTPStatus
     public var headers: [HTTPHeader]
-    /// The body; for `HEAD`, the body a `GET` would get (the server drops it).
+    /// The body. For `HEAD` and for a 304, the body a `GET` would get: the
+    /// server sends only its length, as `Content-Length` (RFC 9110 §8.6).
     public var body: [UInt8]
     /// Which route answered, for the access log.
     public var route: GatewayRoute
@@ -15,6 +16,10 @@ public struct GatewayResponse: Sendable {
     public var recordName: RecordName?
     /// What went wrong inside the server, for the log of a 500; never sent.
     public var failure: String?
+
+    /// The body bytes that go on the wire for a request with `method`:
+    /// none for `HEAD` and for a 304.
+    public func sentBody(for method: String) -> Int { method == "HEAD" || status == .notModified ? 0 : body.count }
 
     public init(status: HTTPStatus, headers: [HTTPHeader] = [], body: [UInt8] = [], route: GatewayRoute, recordName: RecordName? = nil) {
         self.status = status

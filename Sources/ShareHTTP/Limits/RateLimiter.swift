@@ -33,30 +33,42 @@ public final class RateLimiter: Sendable {
     }
 
     /// Takes one request from `key`'s allowance at `now`: nil when it was
-    /// allowed, or how long until it would be.
+    /// allowed (and is now counted), or how long until it would be.
+    ///
+    /// Taking before the work, and `refund`ing what turns out not to count,
+    /// keeps concurrent requests within the allowance: a check first and a
+    /// take after would let every request in flight through the last slot.
     public func take(_ key: UInt64, at now: Timestamp) -> Duration? {
-        update(key, at: now, consume: true)
+        withSlot(of: key) { slot -> Duration? in
+            let arrival = max(slot.key == key ? slot.arrival : Int64.min, now.milliseconds)
+            let ahead = arrival - now.milliseconds
+            guard ahead <= tolerance else { return .milliseconds(ahead - tolerance) }
+            slot = (key, arrival + interval)
+            return nil
+        }
     }
 
-    /// Whether `key` could make a request at `now`: nil when yes, or how
-    /// long until it could. Takes nothing.
-    public func check(_ key: UInt64, at now: Timestamp) -> Duration? {
-        update(key, at: now, consume: false)
+    /// Gives back one request `take` counted for `key`: the request turned
+    /// out not to be the kind this limiter counts. A no-op when another
+    /// address has taken the slot since.
+    public func refund(_ key: UInt64) {
+        withSlot(of: key) { slot in
+            if slot.key == key { slot.arrival -= interval }
+        }
     }
 
-    private func update(_ key: UInt64, at now: Timestamp, consume: Bool) -> Duration? {
-        let interval = Int64(limit.interval.components.seconds) * 1000 + limit.interval.components.attoseconds / 1_000_000_000_000_000
-        let tolerance = interval * Int64(limit.burst - 1)
+    /// The limit's interval in milliseconds (at least 1), and how far ahead
+    /// of now an address's arrival time may run: the rest of the burst.
+    private var interval: Int64 {
+        max(1, Int64(limit.interval.components.seconds) * 1000 + limit.interval.components.attoseconds / 1_000_000_000_000_000)
+    }
+    private var tolerance: Int64 { interval * Int64(limit.burst - 1) }
+
+    /// Runs `body` on `key`'s slot under its shard's lock.
+    private func withSlot<Result>(of key: UInt64, _ body: (inout (key: UInt64, arrival: Int64)) -> Result) -> Result {
         let mixed = (key ^ seed) &* 0x9E37_79B9_7F4A_7C15
         let shard = shards[Int(mixed >> 60) % shards.count]
         let index = Int((mixed >> 20) % UInt64(slotsPerShard))
-        return shard.slots.withLock { slots -> Duration? in
-            var arrival = slots[index].key == key ? slots[index].arrival : Int64.min
-            arrival = max(arrival, now.milliseconds)
-            let ahead = arrival - now.milliseconds
-            guard ahead <= tolerance else { return .milliseconds(ahead - tolerance) }
-            if consume { slots[index] = (key, arrival + max(interval, 1)) }
-            return nil
-        }
+        return shard.slots.withLock { slots in body(&slots[index]) }
     }
 }

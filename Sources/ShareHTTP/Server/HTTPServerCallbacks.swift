@@ -99,8 +99,7 @@ enum HTTPServerCallbacks {
         if core.stopping.load(ordering: .relaxed) { response.headers.append(HTTPHeader("Connection", "close")) }
         let queued = queue(response, on: connection)
         core.answered.add(1, ordering: .relaxed)
-        var line = core.gateway.logLine(request, response, microseconds: elapsed)
-        if request.method == "HEAD" { line.bytes = 0 }
+        let line = core.gateway.logLine(request, response, microseconds: elapsed)
         core.log(line.description + (response.failure.map { " error=\(String($0.unicodeScalars.map { $0.value < 0x20 ? " " : Character($0) }).debugDescription)" } ?? ""))
         return queued
     }

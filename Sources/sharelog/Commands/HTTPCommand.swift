@@ -8,7 +8,7 @@ struct HTTPCommand: Command {
     static let synopsis = """
         http [--listen tcp:HOST:PORT|unix:PATH] [--cert F --key F] [--app-id TEAMID.BUNDLE.Clip ...] [--full-app-id TEAMID.BUNDLE ...] \
         [--app-store-id N] [--max-connections 1024] [--max-per-address 16] [--threads 2] [--trusted-proxy ADDRESS ...] \
-        [--header-timeout 10] [--no-rate-limit]
+        [--header-timeout 10] [--request-limit 100,20ms] [--miss-limit 20,20s] [--no-rate-limit]
         """
     static let summary = "Serve the store's share links over HTTP(S) to App Clips, browsers and Apple's CDN until SIGINT or SIGTERM; one log line per request on stderr."
 
@@ -39,6 +39,8 @@ struct HTTPCommand: Command {
             guard let address = ClientAddress(text: text) else { throw CLIError.invalidInput("--trusted-proxy '\(text)' is not an IPv4 or IPv6 address") }
             gateway.trustedProxies.insert(address)
         }
+        if let text = try arguments.option("request-limit") { gateway.requestLimit = try rateLimit(text, "request-limit") }
+        if let text = try arguments.option("miss-limit") { gateway.missLimit = try rateLimit(text, "miss-limit") }
         if arguments.flag("no-rate-limit") {
             gateway.requestLimit = nil
             gateway.missLimit = nil
@@ -84,6 +86,21 @@ struct HTTPCommand: Command {
         running.stop(grace: .seconds(10))
         logLine("http: stopped after \(counted(running.statistics.answered, "answer"))")
         return ExitCode.success
+    }
+
+    /// `BURST,INTERVAL`: a burst, then one more every INTERVAL (`20ms`, `20s`, `1m`, `1h`).
+    private static func rateLimit(_ text: String, _ option: String) throws -> RateLimit {
+        let units: [String: Int64] = ["ms": 1, "s": 1000, "m": 60_000, "h": 3_600_000]
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2, let burst = Int(parts[0]), (1...1_000_000).contains(burst) else {
+            throw CLIError.invalidInput("--\(option) '\(text)' is not BURST,INTERVAL such as 20,20s (a burst of 1 to 1000000, then one more every interval)")
+        }
+        let interval = parts[1]
+        let unit = interval.hasSuffix("ms") ? "ms" : String(interval.suffix(1))
+        guard let milliseconds = units[unit], let count = Int64(interval.dropLast(unit.count)), (1...86_400_000).contains(count * milliseconds) else {
+            throw CLIError.invalidInput("--\(option) '\(text)': the interval must be like 20ms, 20s, 1m or 1h, and at most a day")
+        }
+        return RateLimit(burst: burst, interval: .milliseconds(count * milliseconds))
     }
 
     /// A PEM file's bytes; a clear error for one that is missing or is no PEM.

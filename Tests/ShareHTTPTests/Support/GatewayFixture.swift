@@ -64,7 +64,7 @@ struct GatewayFixture {
         configuration.fullAppIDs = [try AppIdentifier(Self.appID)]
         configuration.appStoreID = Self.appStoreID
         configure(&configuration)
-        return Gateway(source: store, configuration: configuration, clock: clock)
+        return Gateway(source: store, configuration: configuration, clock: clock, limitClock: clock)
     }
 
     /// A fresh, empty store, as an App Clip starts with.
