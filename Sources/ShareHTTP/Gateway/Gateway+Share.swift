@@ -9,9 +9,9 @@ extension Gateway {
     /// Every request takes from the far stricter miss allowance too, before
     /// any lookup, and gets it back unless it was a miss (400, 404, 410):
     /// so requests in flight at once cannot overrun it, and while it is
-    /// empty, every share request from the address gets 429. An unknown name and an ended
-    /// share cost the same: one fetch (and for the events form one events
-    /// read), and a rendered notice.
+    /// empty, every share request from the address gets 429. An unknown
+    /// name and an ended share cost the same: one fetch (and for the events
+    /// form one events read), and a rendered notice.
     func share(_ request: GatewayRequest, at now: Timestamp) -> GatewayResponse {
         let client = clientKey(of: request), limitNow = limitClock.now()
         let query = request.target.drop { $0 != "?" }.dropFirst()
