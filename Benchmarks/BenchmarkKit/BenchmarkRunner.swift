@@ -5,7 +5,7 @@ public struct BenchmarkRunner: Sendable {
     /// Every workload, in the order a run does them.
     public static let workloads: [any Workload] = [
         CreateWorkload(), ReadWorkload(), SweepWorkload(), ReplayWorkload(), PreviewWorkload(),
-        CatchUpWorkload(), FollowWorkload(), ClipFetchWorkload(), SnapshotWorkload(), RelayWorkload(),
+        CatchUpWorkload(), FollowWorkload(), ClipFetchWorkload(), SnapshotWorkload(), RelayWorkload(), HTTPWorkload(),
     ]
 
     public let context: BenchContext

@@ -19,6 +19,12 @@ public struct MachineInfo: Codable, Sendable {
     public let nats: String?
     /// The 1-minute load average when the run began: other users of the machine.
     public let loadAverageAtStart: Double
+    /// Which cores the HTTP workload's servers and clients run on
+    /// (`CPUPinning`); nil in the results of runs from before it.
+    public var httpPinning: String? = nil
+    /// nginx's, wrk's, libmicrohttpd's and GnuTLS's versions (the HTTP
+    /// workload); nil in the results of runs from before it.
+    public var httpSoftware: String? = nil
 
     /// Describes this machine; `swift` is the toolchain's version line,
     /// which only the caller (Scripts/bench) can ask the toolchain for.
@@ -37,7 +43,27 @@ public struct MachineInfo: Codable, Sendable {
             sqlite: String(cString: cb_sqlite_version()),
             redis: RedisServer.versions(),
             nats: RelayBench.natsServerVersion(),
-            loadAverageAtStart: loadAverage())
+            loadAverageAtStart: loadAverage(),
+            httpPinning: CPUPinning.detect().description,
+            httpSoftware: httpVersions())
+    }
+
+    /// "nginx/1.22.1, wrk debian/4.1.0-3, libmicrohttpd12 0.9.75-6, libgnutls30 3.7.9-2" from the
+    /// tools and dpkg; nil when none says.
+    private static func httpVersions() -> String? {
+        var parts: [String] = []
+        if let nginx = try? ProcessRunner.run(NginxServer.executable, ["-v"]),
+           let version = nginx.error.split(separator: "\n").first?.split(separator: ":").last {
+            parts.append(version.trimmingCharacters(in: .whitespaces))
+        }
+        if let wrk = try? ProcessRunner.run(WrkRun.executable, ["-v"]),
+           let line = (wrk.outputText + wrk.error).split(separator: "\n").first, line.hasPrefix("wrk ") {
+            parts.append(String(line.split(separator: " ").prefix(2).joined(separator: " ")))
+        }
+        if let packages = try? ProcessRunner.run("/usr/bin/dpkg-query", ["-W", "-f", "${Package} ${Version}\\n", "libmicrohttpd*", "libgnutls30*"]) {
+            parts += packages.outputText.split(separator: "\n").filter { $0.split(separator: " ").count == 2 }.map(String.init)
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
     }
 
     /// The value of the first line of `path` that starts with `key`.

@@ -15,12 +15,22 @@ public struct Measurements: Codable, Sendable {
         _ id: String, title: String, unit: String, higherIsBetter: Bool, comparable: Bool = true,
         system: BenchSystem, value: Double
     ) {
+        record(id, title: title, unit: unit, higherIsBetter: higherIsBetter, comparable: comparable, systemName: system.rawValue, value: value)
+    }
+
+    /// As `record(_:title:unit:higherIsBetter:comparable:system:value:)`,
+    /// for a system by name: the HTTP workload's anchors include nginx,
+    /// which is no `BenchSystem` (it has no column in the main table).
+    mutating func record(
+        _ id: String, title: String, unit: String, higherIsBetter: Bool, comparable: Bool = true,
+        systemName: String, value: Double
+    ) {
         if let index = figures.firstIndex(where: { $0.id == id }) {
-            figures[index].results[system.rawValue, default: Sample(values: [])].values.append(value)
+            figures[index].results[systemName, default: Sample(values: [])].values.append(value)
         } else {
             figures.append(Figure(
                 id: id, title: title, unit: unit, higherIsBetter: higherIsBetter, comparable: comparable,
-                results: [system.rawValue: Sample(values: [value])]))
+                results: [systemName: Sample(values: [value])]))
         }
     }
 

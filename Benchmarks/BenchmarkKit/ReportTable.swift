@@ -9,7 +9,7 @@ public enum ReportTable {
 
     public static func render(_ report: BenchReport) -> String {
         var rows = [["workload", "unit"] + BenchSystem.allCases.map(\.rawValue) + baselines.map(\.ratio)]
-        for figure in report.measurements.figures {
+        for figure in report.measurements.figures where !HTTPReportTable.owns(figure) {
             rows.append(
                 [figure.title, figure.unit]
                     + BenchSystem.allCases.map { figure.median($0).map(Formatting.value) ?? "—" }
@@ -38,8 +38,12 @@ public enum ReportTable {
                 + "the stream replicated 3 times; the anchors are ShareLog's direct sync, in the same rounds; "
                 + "delays are percentiles of every share.")
         }
+        if let http = HTTPReportTable.render(report) {
+            lines.append("")
+            lines += http
+        }
         lines.append("")
-        lines.append("Targets (issues 4, 11 and 15):")
+        lines.append("Targets (issues 4, 11, 15 and 26):")
         for target in report.targets {
             let value = target.id.hasSuffix("rssAnonFlat") ? Formatting.value(target.value) + " MiB" : Formatting.ratio(target.value)
             lines.append("  [\(target.met ? "met" : "NOT met")] \(target.statement): \(value) (\(target.detail))")

@@ -81,7 +81,7 @@ public struct TargetResult: Codable, Sendable {
                 value: mine / c, threshold: 2, atLeast: false,
                 detail: "ShareLog time / C time; of which process start alone: " + (startRatio.map { String(format: "%.2fx", $0) } ?? "—")))
         }
-        return results + syncTargets(measurements, configuration)
+        return results + syncTargets(measurements, configuration) + httpTargets(measurements, configuration)
     }
 
     /// Flatness, the SQLite ratios and the disk floor over the series with

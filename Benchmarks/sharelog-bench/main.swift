@@ -1,7 +1,8 @@
 // sharelog-bench: ShareLog side by side with raw LMDB in C, SQLite and Redis.
 // It parses arguments, calls BenchmarkKit and prints; see BENCHMARKS.md.
 //
-// The serve, follow and relay commands are the far side of the sync workloads.
+// The serve, follow and relay commands are the far side of the sync workloads;
+// the http command is the HTTP workload's gateway.
 // The coldstart and noop commands are the processes the cold-start
 // measurement spawns: they do nothing before the library call that a clip
 // would not do (the parsing below uses no Set or Dictionary, whose first
@@ -10,7 +11,7 @@ import BenchmarkKit
 import Foundation
 
 let usage = """
-    usage: sharelog-bench [run] [--quick] [--out DIR] [--work DIR] [--only create,read,sweep,replay,preview,catchup,follow,clip,snapshot,relay]
+    usage: sharelog-bench [run] [--quick] [--out DIR] [--work DIR] [--only create,read,sweep,replay,preview,catchup,follow,clip,snapshot,relay,http]
                           [--static-bench PATH] [--swift-version TEXT]
            sharelog-bench coldstart --store PATH --id RECORD-NAME --now MS
            sharelog-bench noop
@@ -18,6 +19,7 @@ let usage = """
            sharelog-bench serve --store PATH --listen unix:PATH --now MS
            sharelog-bench follow --store PATH --connect unix:PATH --now MS
            sharelog-bench relay --store PATH --nats URL[,URL…] --stream-key FILE --stream NAME --subject-prefix TOKEN --now MS
+           sharelog-bench http --store PATH --now MS [--threads N] [--cert F --key F] [--access-log PATH]
     """
 
 func fail(_ message: String, code: Int32) -> Never {
@@ -94,6 +96,17 @@ case "relay":
           let now = value("now", in: given).flatMap({ Int64($0) })
     else { fail("relay needs --store, --nats, --stream-key, --stream, --subject-prefix and --now\n\(usage)", code: 2) }
     let (code, error) = SyncPeer.relay(store: store, nats: nats, streamKey: key, stream: stream, subjectPrefix: prefix, now: now)
+    if let error { fail(error, code: code) }
+    exit(code)
+case "http":
+    let given = options(arguments, flags: [], values: ["store", "now", "threads", "cert", "key", "access-log"])
+    guard let store = value("store", in: given), let now = value("now", in: given).flatMap({ Int64($0) }) else {
+        fail("http needs --store and --now\n\(usage)", code: 2)
+    }
+    guard let threads = Int(value("threads", in: given) ?? "2"), threads >= 1 else { fail("--threads needs a positive number", code: 2) }
+    let (code, error) = HTTPPeer.serve(
+        store: store, now: now, threads: threads, certificate: value("cert", in: given), key: value("key", in: given),
+        accessLog: value("access-log", in: given) ?? "/dev/null")
     if let error { fail(error, code: code) }
     exit(code)
 case "run":
