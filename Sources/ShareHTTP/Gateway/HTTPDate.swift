@@ -27,7 +27,8 @@ public enum HTTPDate {
             let seconds = time.milliseconds >= 0 ? time.milliseconds / 1000 : (time.milliseconds - 999) / 1000
             let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
             let secondOfDay = seconds - days * 86_400
-            (year, month, day) = HTTPDate.civil(fromDays: days)
+            let date = ISO8601Text.civil(fromDays: days)
+            (year, month, day) = (date.year, Int(date.month), Int(date.day))
             weekday = Int(((days % 7) + 7) % 7)
             hour = secondOfDay / 3600
             minute = secondOfDay / 60 % 60
@@ -42,17 +43,4 @@ public enum HTTPDate {
 
     private static func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
     private static func two(_ value: Int) -> String { two(Int64(value)) }
-
-    /// Howard Hinnant's days-to-civil algorithm (proleptic Gregorian).
-    private static func civil(fromDays days: Int64) -> (year: Int64, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = Int(dayOfYear - (153 * shiftedMonth + 2) / 5 + 1)
-        let month = Int(shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9)
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
 }

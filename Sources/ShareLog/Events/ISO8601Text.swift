@@ -10,7 +10,7 @@
 /// Text form: `YYYY-MM-DDTHH:MM:SS.mmmZ`; a year outside 0000...9999 takes a
 /// sign and at least six digits (ISO 8601's expanded years, as JavaScript
 /// prints them), e.g. `-000001-12-31T00:00:00.000Z`.
-enum ISO8601Text {
+package enum ISO8601Text {
     private static let millisecondsPerDay: Int64 = 86_400_000
 
     static func format(_ milliseconds: Int64) -> String {
@@ -80,8 +80,9 @@ enum ISO8601Text {
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    /// The proleptic Gregorian date `days` after 1970-01-01.
-    static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+    /// The proleptic Gregorian date `days` after 1970-01-01 (Howard
+    /// Hinnant's algorithm). `package`: the HTTP gateway's dates use it too.
+    package static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
