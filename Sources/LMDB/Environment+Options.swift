@@ -34,10 +34,13 @@ extension Environment {
         /// other processes and for this one's concurrent reads. 0 turns the
         /// reuse off.
         ///
-        /// Off by default: in one full test run a renewed transaction met
-        /// `MDB_BAD_RSLOT` (its reader slot no longer its own) while another
-        /// process wrote and grew the map; until that is understood, reads
-        /// begin and abort their own transactions.
+        /// Off by default. Idle transactions keep slots of a table every
+        /// process shares, and they depend longer than a read does on
+        /// liblmdb's POSIX locks on `lock.mdb`, which this process loses
+        /// when any descriptor of that file is closed in it: another
+        /// process then resets the table under them (docs/LMDB.md, "What the
+        /// caller must not do"). The `MDB_BAD_RSLOT` and the lost slots
+        /// once seen in full test runs came from a test that did that.
         public var idleReadTransactions: Int = 0
         /// How long the writer may hold a group commit open for more writes
         /// to join, like PostgreSQL's `commit_delay`.

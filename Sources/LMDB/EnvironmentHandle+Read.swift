@@ -48,16 +48,36 @@ extension EnvironmentHandle {
     ///
     /// - Precondition: the caller holds `gate` shared.
     private func renewOrBeginRead() -> (OpaquePointer?, Int32) {
-        if let idle = idleReads.take() { return (idle, mdb_txn_renew(idle)) }
+        if let renewed = renewIdleRead() { return renewed }
         var transaction: OpaquePointer?
         var rc = mdb_txn_begin(pointer, nil, UInt32(MDB_RDONLY), &transaction)
         if rc == MDB_READERS_FULL {
-            if let idle = idleReads.take() { return (idle, mdb_txn_renew(idle)) }
+            if let renewed = renewIdleRead() { return renewed }
             if (try? clearStaleReaders()) ?? 0 > 0 {
                 rc = mdb_txn_begin(pointer, nil, UInt32(MDB_RDONLY), &transaction)
             }
         }
         return (transaction, rc)
+    }
+
+    /// An idle transaction and what renewing it returned; nil when none is
+    /// idle.
+    ///
+    /// One whose reader slot is no longer its own (`MDB_BAD_RSLOT`: the
+    /// slot's pid is another's, or a snapshot is in it) is dropped without
+    /// `mdb_txn_abort`, which would zero that slot under whoever holds it
+    /// now, and the next idle one is tried. That happens only after this
+    /// process lost liblmdb's POSIX locks on `lock.mdb` (any descriptor of
+    /// it closed in this process drops them; docs/LMDB.md, "What the caller
+    /// must not do") and another process reset the reader table. The
+    /// dropped `MDB_txn` is leaked: no call frees it without touching the
+    /// slot.
+    private func renewIdleRead() -> (OpaquePointer, Int32)? {
+        while let idle = idleReads.take() {
+            let rc = mdb_txn_renew(idle)
+            if rc != MDB_BAD_RSLOT { return (idle, rc) }
+        }
+        return nil
     }
 
     /// Pools a reset transaction, or aborts it (freeing its reader slot)

@@ -55,6 +55,10 @@ package final class EnvironmentHandle: @unchecked Sendable {
     /// file made each commit write back far more than it changed, and the
     /// cost grew with the file. Ingesting 100,000 events of the 9:1 photo
     /// mix in 1 MiB batches ran 8x faster without it (BENCHMARKS.md, sync).
+    ///
+    /// Right after `mdb_env_open`, every descriptor of the environment's
+    /// files is made close-on-exec, so no program this process starts
+    /// inherits the store (`CloseOnExec`).
     init(path: String, fileID: FileID, maxDatabases: Int, options: Environment.Options, id: Int) throws(LMDBError) {
         let mapFile = options.readOnly ? nil : try MapFile(directory: path, mode: mode_t(options.fileMode))
         var env: OpaquePointer?
@@ -75,6 +79,7 @@ package final class EnvironmentHandle: @unchecked Sendable {
                 try check(mdb_env_set_mapsize(env, options.mapSize), "mdb_env_set_mapsize")
                 try check(mdb_env_open(env, path, flags, mode_t(options.fileMode)), "mdb_env_open '\(path)'")
             }
+            try CloseOnExec.apply(to: env, directory: path)
         } catch {
             mdb_env_close(env)
             throw error

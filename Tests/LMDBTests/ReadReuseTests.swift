@@ -124,6 +124,28 @@ import Testing
         #expect(try store.env.read { txn in try txn.count(in: data) } == 1 + (2 << 20) / 4096)
         #expect(try ReaderSlots(of: store.directory.path).ours.count == 1)
     }
+
+    /// A process that opens and closes a store's `lock.mdb` itself (as a
+    /// test that read every new file under /tmp once did) drops every POSIX
+    /// lock liblmdb holds on it for the process. The next process to open
+    /// the store then finds none, resets the reader table and takes the
+    /// slot an idle transaction kept. Renewing that transaction fails with
+    /// `MDB_BAD_RSLOT`, and aborting it would free the other process's slot:
+    /// the read drops it and begins a transaction of its own instead.
+    @Test func anIdleTransactionWhoseSlotAnotherProcessTookIsDroppedNotAborted() throws {
+        let store = try Store(options: Self.options(idle: 4))
+        #expect(try store.env.read { _ in true })
+        #expect(try ReaderSlots(of: store.directory.path).ours == [ReaderSlots.Slot(pid: getpid(), snapshot: nil)])
+        close(open(store.directory.appending("lock.mdb"), O_RDONLY | O_CLOEXEC))
+        let holder = try Probe("hold-read", store.directory.path)
+        defer { holder.kill() }
+        #expect(holder.readLine() == "ready")
+        let other = holder.process.processIdentifier
+        #expect(try ReaderSlots(of: store.directory.path).slots.map(\.pid) == [other], "the table was reset")
+        #expect(try store.env.read { txn in try txn.count(in: store.data) } == 0)
+        let slots = try ReaderSlots(of: store.directory.path).slots
+        #expect(slots.contains { $0.pid == other && $0.snapshot != nil }, "the reader table: \(slots)")
+    }
 }
 
 @Suite(.timeLimit(.minutes(5))) struct ReadReuseLifecycleTests {

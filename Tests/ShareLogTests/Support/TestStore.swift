@@ -50,11 +50,14 @@ struct TestStore {
         }
     }
 
-    /// The raw bytes of every file in the store's directory.
+    /// The raw bytes of every file in the store's directory but `lock.mdb`,
+    /// which holds pids and transaction ids, never card bytes: opening and
+    /// closing it in this process would drop the locks liblmdb holds on it
+    /// (docs/LMDB.md, "What the caller must not do").
     func rawFiles() throws -> [String: Data] {
         let path = directory.appending("store")
         var files: [String: Data] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: path) {
+        for name in try FileManager.default.contentsOfDirectory(atPath: path) where name != "lock.mdb" {
             files[name] = try Data(contentsOf: URL(fileURLWithPath: (path as NSString).appendingPathComponent(name)))
         }
         return files
