@@ -11,12 +11,15 @@ extension ShareStore {
     /// transaction: its next events count from 1 under the new id, and
     /// every peer's cursor on it (bound to the old epoch) asks for a
     /// snapshot. Events it made under the old id stay in its log and are
-    /// replicated as that id's, like any peer's.
+    /// replicated as that id's, like any peer's. The high-water file then
+    /// records the new epoch (a crash before that costs one more renewal
+    /// at the next open, never a missed one).
     @discardableResult
     public func renewIdentity(reason: IdentityRenewal.Reason = .requested) throws -> IdentityRenewal {
         let home = try Self.homeIdentity(at: path)
         let renewal = try write { txn in try Self.renew(reason: reason, home: home, schema: self.schema, in: txn) }
         identity.withLock { $0 = (renewal.replica, renewal.epoch) }
+        try raiseHighWater(to: 0, of: renewal.epoch)
         return renewal
     }
 
@@ -46,8 +49,10 @@ extension ShareStore {
     /// `cp -r`, even when the file system hands out the same inode
     /// numbers again, as ext4 does) gives another identity; so does adding
     /// or removing a file in the store's directory, which costs a needless
-    /// but harmless new replica id. A restore that overwrites `data.mdb` in
-    /// place keeps it: the sync handshake catches that one (`heldOfYou`).
+    /// but harmless new replica id (the store's own high-water file is made
+    /// once, before its home is recorded, and then written in place). A
+    /// restore that overwrites `data.mdb` in place keeps it: the high-water
+    /// file catches that one (`settleHighWater`).
     /// Device numbers are left out: they can change across reboots and
     /// container restarts for the same files.
     static func homeIdentity(at path: String) throws -> [UInt8] {

@@ -13,6 +13,9 @@ extension ShareStore {
     ///     has no cursor yet, and then `position` must be 0.
     ///   - excluded: the peer's own replica id: its events are skipped (it
     ///     holds them), though `through` moves past them.
+    /// Before it returns, the high-water file covers the batch's
+    /// `lastPosition` (`raiseHighWater(through:)`).
+    ///
     /// - Throws: `snapshotRequired` when `epoch` is not this store's, when
     ///   `position` is past the end of the log, or when a trim removed
     ///   entries after `position`: the peer must start again from a
@@ -23,7 +26,7 @@ extension ShareStore {
     ) throws -> ReplicationBatch {
         precondition(epoch != nil || position == 0, "a peer without a cursor reads from the start")
         precondition(maxBytes > 0 && limit > 0, "a batch holds at least one event")
-        return try read { txn in
+        let batch = try read { txn in
             let current = try storedEpoch(in: txn)
             let last = try log.lastPosition(in: txn)
             if let epoch, epoch != current {
@@ -34,6 +37,8 @@ extension ShareStore {
             guard position >= trimmed else { throw ShareLogError.snapshotRequired(.behindHorizon(position: position, horizon: trimmed)) }
             return try run(after: position, maxBytes: maxBytes, limit: limit, excluding: excluded, epoch: current, last: last, in: txn)
         }
+        try raiseHighWater(to: batch.lastPosition, of: batch.epoch)
+        return batch
     }
 
     /// The next part of a snapshot for a peer: the log after `position`
@@ -46,11 +51,13 @@ extension ShareStore {
         after position: UInt64, maxBytes: Int = 1 << 20, limit: Int = 10_000, excludingOrigin excluded: ReplicaID? = nil
     ) throws -> ReplicationBatch {
         precondition(maxBytes > 0 && limit > 0, "a batch holds at least one event")
-        return try read { txn in
+        let batch = try read { txn in
             try run(
                 after: position, maxBytes: maxBytes, limit: limit, excluding: excluded, epoch: storedEpoch(in: txn),
                 last: log.lastPosition(in: txn), in: txn)
         }
+        try raiseHighWater(to: batch.lastPosition, of: batch.epoch)
+        return batch
     }
 
     /// The log after `position`, as a peer may read it.
@@ -97,11 +104,13 @@ extension ShareStore {
     /// (default: now) by this replica's clock.
     ///
     /// Cost: the share's state and at most three index lookups and four
-    /// log reads, O(log n) each; never a scan.
+    /// log reads, O(log n) each; never a scan. Before it returns, the
+    /// high-water file covers the position of each event of this replica's
+    /// own origin it returns (`raiseHighWater(through:)`).
     public func events(of name: RecordName, at time: Timestamp? = nil) throws -> [Event] {
         let now = time ?? clock.now()
-        return try read { txn in
-            guard let state = try projection.state(of: name, in: txn) else { return [] }
+        let (events, reach) = try read { txn -> ([Event], HighWaterMark?) in
+            guard let state = try projection.state(of: name, in: txn) else { return ([], nil) }
             var found: [(position: UInt64, event: Event)] = []
             if let creation = state.creation, let event = try log.event(at: creation.position, in: txn) {
                 guard case .shareCreated(let created) = event.kind else {
@@ -115,8 +124,16 @@ extension ShareStore {
                 guard let position = try position(of: id, in: txn), let event = try log.event(at: position, in: txn) else { continue }
                 found.append((position, event))
             }
-            return found.sorted { $0.position < $1.position }.map(\.event)
+            // The highest position of an event of this replica's own that
+            // goes out: its id must never be made again for another event.
+            let own = try storedReplica(in: txn)
+            let reach = try found.filter { $0.event.id.origin == own }.map(\.position).max().map {
+                HighWaterMark(epoch: try storedEpoch(in: txn), position: $0)
+            }
+            return (found.sorted { $0.position < $1.position }.map(\.event), reach)
         }
+        if let reach { try raiseHighWater(to: reach.position, of: reach.epoch) }
+        return events
     }
 
     /// The logged event `id`, or nil when the log does not hold it.

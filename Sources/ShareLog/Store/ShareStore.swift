@@ -25,6 +25,12 @@ public final class ShareStore: Sendable {
     public var epoch: Epoch { identity.withLock { $0.epoch } }
     /// Guarded by a pthread mutex (`Locked`), which ThreadSanitizer sees.
     let identity: Locked<(replica: ReplicaID, epoch: Epoch)>
+    /// What this instance knows the high-water file holds (nil read-only),
+    /// so that a read it already covers costs no file access
+    /// (`ShareStore+HighWater.swift`).
+    let highWater: Locked<HighWaterMark?>
+    /// Held while this instance raises the high-water file.
+    let highWaterRaise = Locked(())
     let environment: Environment
     let schema: Schema
     let clock: any WallClock
@@ -37,8 +43,9 @@ public final class ShareStore: Sendable {
     /// an older format (docs/FORMAT.md "Format 1, and the upgrade").
     public let upgrade: UpgradeReport?
     /// Set when the `open` that made this instance gave the store a new
-    /// replica id because its data file is not the one it was last opened
-    /// in: a copy, or a restore (`renewIdentity`).
+    /// replica id and epoch because it may be a copy or a restore: its data
+    /// file is not the one it was last opened in, or its log ends before
+    /// what its high-water file says may have left it (`renewIdentity`).
     public let identityRenewal: IdentityRenewal?
 
     /// The named LMDB databases of a store, as `Schema` declares them, for a
@@ -79,6 +86,14 @@ public final class ShareStore: Sendable {
     /// transaction, before `open` returns; `upgrade` then says so. The
     /// upgrade replays the whole log: O(log) time, once.
     ///
+    /// Opened for writing, a store that may be a copy of another or an
+    /// older copy of itself takes a new replica id and epoch before it
+    /// writes anything (`identityRenewal`, docs/SYNC.md "Identity"): its
+    /// home (inodes and directory ctime) is not the one `meta` records, or
+    /// its log ends before the position its high-water file says may have
+    /// left it (`data.mdb` overwritten in place with an older copy). A store
+    /// without a high-water file (made by an older build) gets one.
+    ///
     /// - Throws: `ShareLogError.storeNotFound` when nothing was initialised
     ///   at `path` and `creatingIfMissing` is false;
     ///   `unsupportedStoreVersion` for a store of a newer format;
@@ -98,7 +113,21 @@ public final class ShareStore: Sendable {
                 throw ShareLogError.upgradeRequired(found: found)
             }
             let schema = try Schema(environment)
-            let home = try options.environment.readOnly ? nil : homeIdentity(at: path)
+            let writable = !options.environment.readOnly
+            let durable = options.environment.durability != .noSync
+            // The home before this open made a missing high-water file:
+            // making it changes the directory's ctime, and that change is
+            // this open's own, not a copy's.
+            let homeBeforeHighWater: [UInt8]?
+            if writable, !HighWaterFile.exists(in: path) {
+                // Nothing is made beside a store this build refuses.
+                do { _ = try storedIdentity(in: environment, schema: schema, path: path) } catch ShareLogError.storeNotFound {}
+                homeBeforeHighWater = try homeIdentity(at: path)
+                try HighWaterFile.create(in: path, durable: durable)
+            } else {
+                homeBeforeHighWater = nil
+            }
+            let home = try writable ? homeIdentity(at: path) : nil
             let created = try creatingIfMissing && environment.write { txn -> Bool in
                 guard try !txn.contains(MetaKey.replica, in: schema.meta) else { return false }
                 try txn.put(Key.bigEndian(Schema.version), forKey: MetaKey.schema, in: schema.meta)
@@ -110,7 +139,7 @@ public final class ShareStore: Sendable {
             let stored = try storedIdentity(in: environment, schema: schema, path: path)
             var upgrade: UpgradeReport?
             if stored.version == StoreUpgrade.fromVersion {
-                guard !options.environment.readOnly else { throw ShareLogError.upgradeRequired(found: stored.version) }
+                guard writable else { throw ShareLogError.upgradeRequired(found: stored.version) }
                 let replayed = try environment.write { txn in try StoreUpgrade(schema: schema).run(in: txn) }
                 upgrade = replayed.map { UpgradeReport(fromVersion: stored.version, toVersion: Schema.version, eventsReplayed: $0) }
             }
@@ -119,18 +148,27 @@ public final class ShareStore: Sendable {
             if let home, stored.dataFile != home {
                 renewal = try environment.write { txn -> IdentityRenewal? in
                     // A store opened before its home was recorded (or in the
-                    // first, inode-only form) keeps its id.
-                    guard try txn.value(forKey: MetaKey.dataFile, in: schema.meta)?.count == home.count else {
+                    // first, inode-only form) keeps its id; so does one whose
+                    // home changed only by this open's new high-water file.
+                    let recorded = try txn.value(forKey: MetaKey.dataFile, in: schema.meta)
+                    guard recorded?.count == home.count, recorded != homeBeforeHighWater else {
                         try txn.put(home, forKey: MetaKey.dataFile, in: schema.meta)
                         return nil
                     }
                     return try renew(reason: .fileChanged, home: home, schema: schema, in: txn)
                 }
-                if let renewal { identity = (renewal.replica, renewal.epoch) }
             }
+            var highWater: HighWaterMark?
+            if let home {
+                let settled = try settleHighWater(
+                    at: path, environment: environment, schema: schema, home: home, durable: durable, renewed: renewal != nil)
+                renewal = settled.renewal ?? renewal
+                highWater = settled.mark
+            }
+            if let renewal { identity = (renewal.replica, renewal.epoch) }
             return ShareStore(
                 path: path, environment: environment, schema: schema, options: options,
-                identity: identity, wasCreated: created, upgrade: upgrade, renewal: renewal)
+                identity: identity, wasCreated: created, upgrade: upgrade, renewal: renewal, highWater: highWater)
         }
     }
 
@@ -175,7 +213,8 @@ public final class ShareStore: Sendable {
 
     private init(
         path: String, environment: Environment, schema: Schema, options: Options,
-        identity: (replica: ReplicaID, epoch: Epoch), wasCreated: Bool, upgrade: UpgradeReport?, renewal: IdentityRenewal?
+        identity: (replica: ReplicaID, epoch: Epoch), wasCreated: Bool, upgrade: UpgradeReport?, renewal: IdentityRenewal?,
+        highWater: HighWaterMark?
     ) {
         self.path = path
         self.environment = environment
@@ -186,6 +225,7 @@ public final class ShareStore: Sendable {
         self.wasCreated = wasCreated
         self.upgrade = upgrade
         self.identityRenewal = renewal
+        self.highWater = Locked(highWater)
     }
 
     deinit { commitFeed.finish() }

@@ -67,6 +67,10 @@ final class RelayPublisher {
                 messages.append(try codec.message(for: entry.event, cardIsLive: isLive(entry.event, at: now)))
             }
             if !messages.isEmpty {
+                // What leaves the store is recorded first, so that a store
+                // restored in place from an older copy renews its identity
+                // rather than publish these ids again (docs/SYNC.md "Identity").
+                try store.raiseHighWater(through: last.position)
                 let duplicates = try connection.publish(messages, timeout: .seconds(10))
                 statistics.update {
                     $0.published += messages.count

@@ -153,31 +153,36 @@ import Testing
         #expect(summary.unknown.count == 5 && summary.found == [share.recordName])
     }
 
-    /// A restore that overwrites the data file in place keeps its inode, so
-    /// opening the store cannot tell; the first pull can: the puller holds
-    /// more of the server's own events than the server made.
+    /// A restore that overwrites the data file in place keeps its inode;
+    /// one that also puts back the high-water file of the same moment
+    /// (docs/SYNC.md "Identity": the one restore its sign cannot see) leaves
+    /// opening the store nothing to tell. The protocol's own checks are then
+    /// what is left: a cursor ahead of the log takes a snapshot.
     @Test func aServerRestoredInPlaceBehindAFollowersCursorIsPulledWholeAgainAfterItsSnapshot() throws {
         // The server holds only another replica's events, so no `heldOfYou`
         // can tell its restore; its position going back is the only sign.
         let directory = TemporaryDirectory("flow")
         let path = directory.appending("main"), file = directory.appending("main/data.mdb")
+        let mark = directory.appending("main/high-water")
         let origin = try Self.open(directory.appending("origin"))
         _ = try origin.create(vCards: (0..<20).map(Self.card))
         let made = try origin.events(after: 0).map(\.event)
         let follower = try Self.open(directory.appending("follower"))
-        let oldBytes: Data
+        let oldBytes: Data, oldMark: Data
         weak var opened: ShareStore?
         do {
             let main = try Self.open(path)
             opened = main
             try main.apply(Array(made[0..<5]))
             oldBytes = try Data(contentsOf: URL(fileURLWithPath: file))
+            oldMark = try Data(contentsOf: URL(fileURLWithPath: mark))
             try main.apply(Array(made[5..<10]))
             let server = try InProcessServer(store: main, directory: directory)
             #expect(try Self.pull(follower, from: server).eventsApplied == 10)
             server.stop()
         }
         try Self.restoreInPlace(file, to: oldBytes) { opened }
+        try Self.restoreInPlace(mark, to: oldMark) { nil }
         let restored = try Self.open(path)
         #expect(restored.identityRenewal == nil)
         let server = try InProcessServer(store: restored, directory: directory)
@@ -193,10 +198,14 @@ import Testing
         #expect(try Self.ids(follower) == Set(made.map(\.id)))
     }
 
+    /// Restored in place with its high-water file (as above): the first
+    /// pull tells, since the puller holds more of the server's own events
+    /// than the server made.
     @Test func aServerRestoredInPlaceLearnsItFromAPullAndNeverReusesAnID() throws {
         let directory = TemporaryDirectory("flow")
         let path = directory.appending("main"), file = directory.appending("main/data.mdb")
-        let oldBytes: Data
+        let mark = directory.appending("main/high-water")
+        let oldBytes: Data, oldMark: Data
         let oldID: ReplicaID
         let held: Set<EventID>
         let follower = try Self.open(directory.appending("follower"))
@@ -206,6 +215,7 @@ import Testing
             opened = main
             _ = try main.create(vCard: Self.card(1))
             oldBytes = try Data(contentsOf: URL(fileURLWithPath: file))
+            oldMark = try Data(contentsOf: URL(fileURLWithPath: mark))
             _ = try main.create(vCards: [Self.card(2), Self.card(3)])
             oldID = main.replicaID
             let server = try InProcessServer(store: main, directory: directory)
@@ -213,8 +223,9 @@ import Testing
             held = try Self.ids(follower)
             server.stop()
         }
-        // Restored in place: same file, same inode, the state after one share.
+        // Restored in place: same files, same inodes, the state after one share.
         try Self.restoreInPlace(file, to: oldBytes) { opened }
+        try Self.restoreInPlace(mark, to: oldMark) { nil }
         let restored = try Self.open(path)
         #expect(restored.identityRenewal == nil && restored.replicaID == oldID)
         let server = try InProcessServer(store: restored, directory: directory)
