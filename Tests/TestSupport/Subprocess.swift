@@ -147,9 +147,9 @@ public final class Subprocess {
             guard poll(&watched, nfds_t(watched.count), 100) >= 0 || errno == EINTR else { throw Self.failure("poll", errno) }
             for entry in watched where entry.revents != 0 {
                 if entry.fd == input {
-                    let sent = unsent.withUnsafeBytes { write(input, $0.baseAddress, $0.count) }
+                    let (sent, failure) = unsent.withUnsafeBytes { Self.writeWithoutSIGPIPE(input, $0) }
                     if sent > 0 { unsent = unsent.dropFirst(sent) }
-                    if unsent.isEmpty || (sent < 0 && errno == EPIPE) { closeInput() }
+                    if unsent.isEmpty || (sent < 0 && failure == EPIPE) { closeInput() }
                 } else {
                     drain(entry.fd)
                 }
@@ -185,6 +185,33 @@ public final class Subprocess {
         guard input >= 0 else { return }
         close(input)
         input = -1
+    }
+
+    /// `write(2)` once, with SIGPIPE blocked in this thread for the call,
+    /// and its `errno` when it failed. A child that exits before it has read
+    /// all of its input (a refused command line, a crash) leaves a pipe
+    /// without a reader: the write then fails with EPIPE, which `finish`
+    /// handles, and the SIGPIPE it raised is taken back before the mask is
+    /// restored (unless one was pending already). Unblocked, that SIGPIPE
+    /// would end the whole test process. Its disposition stays the default
+    /// on purpose: tests rely on it to show the library never raises one.
+    private static func writeWithoutSIGPIPE(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> (Int, Int32) {
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        var previousMask = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, &previousMask)
+        defer { pthread_sigmask(SIG_SETMASK, &previousMask, nil) }
+        var pending = sigset_t()
+        sigpending(&pending)
+        let wasPending = sigismember(&pending, SIGPIPE) == 1
+        let sent = write(descriptor, bytes.baseAddress, bytes.count)
+        let failure = sent < 0 ? errno : 0
+        if failure == EPIPE, !wasPending {
+            var now = timespec(tv_sec: 0, tv_nsec: 0)
+            _ = sigtimedwait(&pipeSignal, nil, &now)
+        }
+        return (sent, failure)
     }
 
     /// Linux's `F_SETPIPE_SZ`, which the Glibc module does not export (it needs `_GNU_SOURCE`).

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import Synchronization
 
@@ -6,11 +7,20 @@ import Synchronization
 /// signal: a commit to follow, or the server stopping. A non-blocking
 /// pipe: any number of signals before a drain wake the waiter once (a
 /// signal that finds the pipe full is already pending).
+///
+/// `signal()` and `close()` run under one lock: `SessionContext.wakeAll()`
+/// signals from a snapshot taken outside its own lock, so a signal can race
+/// the session closing it. Unlocked, its write could land after the
+/// reading end closed (SIGPIPE: the write has no `MSG_NOSIGNAL`) or after
+/// both closed (a stray byte in whatever file took the number).
 final class WakeSignal: Sendable {
     /// The end to wait on.
     let descriptor: Int32
     private let writeEnd: Int32
+    /// Set and read only under `lock`.
     private let closed = Atomic(false)
+    /// A pthread mutex, which ThreadSanitizer sees (`SessionContext`).
+    private let lock = NSLock()
 
     /// - Throws: `TransportError.system` when no descriptor is left.
     init() throws(TransportError) {
@@ -28,9 +38,11 @@ final class WakeSignal: Sendable {
 
     /// Wakes the waiting thread. Safe from any thread, any number of times.
     func signal() {
-        guard !closed.load(ordering: .acquiring) else { return }
-        var one: UInt8 = 1
-        _ = Glibc.write(writeEnd, &one, 1)
+        lock.withLock {
+            guard !closed.load(ordering: .relaxed) else { return }
+            var one: UInt8 = 1
+            _ = Glibc.write(writeEnd, &one, 1)
+        }
     }
 
     /// Clears the signal, so the next wait blocks until the next one.
@@ -55,8 +67,10 @@ final class WakeSignal: Sendable {
     }
 
     func close() {
-        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        Glibc.close(descriptor)
-        Glibc.close(writeEnd)
+        lock.withLock {
+            guard !closed.exchange(true, ordering: .relaxed) else { return }
+            Glibc.close(writeEnd)
+            Glibc.close(descriptor)
+        }
     }
 }
