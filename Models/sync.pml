@@ -13,9 +13,8 @@
  *   SESSIONS  sessions at once between the pair (1 or 2)   default 1
  *   FAULTS    fault budget: crashes, restores, cuts         default 2
  *   WRITES    events the sender makes                       default 2
- *   PROP_A/B/C/D  which assertions are on                   default all
+ *   PROP_A/B/C/D/E  which assertions are on                 default all
  *   MUTANT_*    deliberate breaks (Scripts/modelcheck --mutants)
- *   INPLACE     also restore data.mdb in place (outside what the docs support)
  *   RAWCHANNEL  a transport that drops, duplicates and reorders single
  *               messages inside a session (not TCP, a pipe or a socket)
  */
@@ -29,18 +28,20 @@
 #ifndef WRITES
 #define WRITES 2
 #endif
-#if !defined(PROP_A) && !defined(PROP_B) && !defined(PROP_C) && !defined(PROP_D)
+#if !defined(PROP_A) && !defined(PROP_B) && !defined(PROP_C) && !defined(PROP_D) && !defined(PROP_E)
 #define PROP_A
 #define PROP_B
 #define PROP_C
 #define PROP_D
+#define PROP_E
 #endif
 
 /* Event ids 1..WRITES are the sender's own events; RID is one event of the
    receiver's own origin that the sender holds (the receiver pushed it
-   earlier), so batches skip it and `through` moves past it. Ids are never
-   reused: docs/SYNC.md "Identity" (a store never makes an event whose id
-   its peers hold). */
+   earlier), so batches skip it and `through` moves past it. The writer
+   always makes a fresh id; that a restored store never makes again an id
+   its peers hold (docs/SYNC.md "Identity") is property (e), checked where
+   it could break: a restore that keeps the replica id. */
 #define RID (WRITES + 1)
 #define NID (WRITES + 2)
 #define MAXLOG (WRITES + 1)
@@ -48,7 +49,7 @@
 #define WINDOW 2
 #define NONE 255
 
-mtype:msg = { HELLO, WELCOME, PULL, BATCH, ACK, CAUGHTUP, SNAPREQD, SNAPREQ, SNAPBATCH, SNAPEND, ERR, BYE };
+mtype:msg = { HELLO, WELCOME, ACCEPTED, PULL, BATCH, ACK, CAUGHTUP, SNAPREQD, SNAPREQ, SNAPBATCH, SNAPEND, ERR, BYE };
 mtype:phases = { starting, pulling, following, snapshot, done, awaitingHello, waitingForPull, streaming, refused };
 
 /* ---- the sender's store: durable ---- */
@@ -58,6 +59,9 @@ byte sident = 1;        /* replica id (a generation number) */
 byte sepoch = 1;        /* epoch */
 byte smade;             /* originCounter(): the highest own id made under sident */
 byte egen[NID];         /* the replica id (generation) each event was made under */
+byte smark;             /* the high-water file: the highest position of epoch
+                           sepoch that may have left the store (raised by every
+                           read that sends; the log's end after a renewal) */
 byte written;           /* own events made so far */
 bit rpushed;            /* the receiver's own event is in the sender's log */
 
@@ -85,7 +89,7 @@ bit cut[SESSIONS];      /* the connection broke: in-flight messages are lost */
 bit converged;
 /* scratch for the assertions of properties (a) and (c), so that a
    violation names its property; set and read within one atomic step */
-hidden byte caughtUpHeld, cursorHeld;
+hidden byte caughtUpHeld, cursorHeld, keptHeld;
 
 /* Recomputes `converged` and checks property (c) after every change to
    either store: within the epoch and replica id it belongs to, the cursor
@@ -162,6 +166,13 @@ inline readRun(from, n) {
     last = slast
 }
 
+/* ShareStore.raiseHighWater: before a read's positions leave the sender,
+   its high-water file records the log's end (`last`, read in the same
+   step). */
+inline raiseMark() {
+    if :: last > smark -> smark = last :: else fi
+}
+
 /* ---- the sender's store keeps changing: its own events, and the receiver's
    event arriving by push ---- */
 active proctype Writer() {
@@ -191,16 +202,34 @@ active proctype Faults() {
             sgen++;
             k = 0;
             do :: k < slast -> k++ :: break od;     /* the copy holds the log up to k */
+            s = 0;                                  /* 1: the restored store keeps its replica id */
+            if
+            :: sident++; sepoch++; smade = 0; smark = k   /* a whole directory: new replica id and epoch when it opens */
+            :: sepoch++; smark = k                  /* a store with the same id at another epoch (epochUnknown) */
+#ifndef MUTANT_NOSIGN
+            :: k < smark ->                         /* data.mdb overwritten in place, its log behind the high-water */
+                sident++; sepoch++; smade = 0; smark = k  /* mark: new replica id and epoch when it opens */
+#else
+            :: k < smark -> s = 1                   /* the high-water mark ignored: same id and epoch */
+#endif
+            :: k >= smark -> s = 1                  /* data.mdb overwritten in place, not behind the mark: same id and epoch */
+            fi;
+#ifdef PROP_E
+            /* (e) a restore that keeps the replica id cuts no event of that
+               id a peer holds: the store's origin counter is then at least
+               every counter its peers hold, and it never makes one of their
+               ids again */
+            if
+            :: s ->
+                q = k + 1;
+                do :: q <= slast -> keptHeld = !(held[slog[q]] && egen[slog[q]] == sident); assert(keptHeld); q++ :: else -> break od
+            :: else
+            fi;
+#endif
+            s = 0;
             slast = k;
             q = k + 1;
             do :: q <= MAXLOG -> if :: slog[q] == RID -> rpushed = 0 :: else fi; slog[q] = 0; q++ :: else -> break od;
-            if
-            :: sident++; sepoch++; smade = 0        /* a whole directory: new replica id and epoch when it opens */
-            :: sepoch++                             /* a store with the same id at another epoch (epochUnknown) */
-#ifdef INPLACE
-            :: skip                                 /* data.mdb overwritten in place: same id and epoch */
-#endif
-            fi;
             /* the copy's origin counter: the highest own event in its log */
             if
             :: smade > 0 ->
@@ -251,11 +280,14 @@ end_idle:
         toS[s]!HELLO,0,0,0,0
        }
         {
-            /* ClientHandshake: hello out, welcome in; then SessionRunner.init
-               reads the cursor and heldOfPeer from the store, and
-               EventReceiver.start sends the first pull */
+            /* ClientHandshake: hello out, welcome and accepted in (protocol
+               2; a keyless server, so no proof; the client's own restore
+               check on accepted's heldOfYou is not modelled); then
+               SessionRunner.init reads the cursor and heldOfPeer from the
+               store, and EventReceiver.start sends the first pull */
             atomic {
                 toR[s]?WELCOME,ident,peerEpoch,_,_;
+                toR[s]?ACCEPTED,_,_,_,_;
                 if
                 :: cident == ident -> epoch = cepoch; position = cpos
                 :: else -> epoch = 0; position = 0
@@ -365,6 +397,7 @@ end_receiving:
             :: toR[s]?BYE,_,_,_,_ -> goto failed
             :: toR[s]?HELLO,_,_,_,_ -> goto failed
             :: toR[s]?WELCOME,_,_,_,_ -> goto failed
+            :: toR[s]?ACCEPTED,_,_,_,_ -> goto failed
             :: toR[s]?PULL,_,_,_,_ -> goto failed
             :: toR[s]?ACK,_,_,_,_ -> goto failed
             :: toR[s]?SNAPREQ,_,_,_,_ -> goto failed
@@ -392,9 +425,11 @@ end_idle:
     :: atomic {
         !cdead[s] && toS[s]?[HELLO,_,_,_,_] ->
         toS[s]?HELLO,_,_,_,_; sidle[s] = 0; g = sgen;
-        /* ServerHandshake: awaitingHello -> established (no key, so no awaitingProof) */
+        /* ServerHandshake: awaitingHello -> admitting -> established (no
+           key, so no awaitingProof): the welcome, then accepted */
         phase = awaitingHello;
         toR[s]!WELCOME,sident,sepoch,0,0;
+        toR[s]!ACCEPTED,0,0,0,0;
         caughtUpSent = NONE;
         phase = waitingForPull
        }
@@ -409,7 +444,7 @@ end_sending:
                     /* SessionRunner.restored(peerHolds:): this store was restored
                        from an older copy; it renews its identity (a new replica
                        id and epoch) and ends the session */
-                    sident++; sepoch++; smade = 0; recheck();
+                    sident++; sepoch++; smade = 0; smark = slast; recheck();   /* and the high-water file records the new epoch */
                     toR[s]!ERR,0,0,0,0;
                     goto failed
                 :: phase == waitingForPull && d <= smade ->
@@ -442,6 +477,7 @@ end_sending:
                     /* readSnapshot: the log after `after`, as it is now */
                     if :: readRun(after, 1) :: readRun(after, 2) fi;
                     epoch = sepoch;
+                    raiseMark();
                     if :: upTo == NONE -> upTo = last :: else fi;
                     if :: e1 != 0 || e2 != 0 -> toR[s]!SNAPBATCH,e1,e2,0,0 :: else fi;
                     e1 = 0; e2 = 0; last = 0;
@@ -480,7 +516,8 @@ nextRead:   /* EventSender.nextRead and read(_:): batches while the window has r
                 :: (epoch == 0 || epoch == sepoch) && after > slast -> last = NONE  /* cursorAhead */
                 :: else ->
                     if :: readRun(after, 1) :: readRun(after, 2) fi;
-                    epoch = sepoch
+                    epoch = sepoch;
+                    raiseMark()
                 fi;
                 if
                 :: last == NONE ->

@@ -17,7 +17,8 @@ public enum SyncPeer {
     public static let readyLine = "ready"
 
     /// The sessions a benchmark server admits at once
-    /// (`--max-connections`): twice the most concurrent clip clients and
+    /// (`--max-connections`, and as many clip sessions, `--max-clip-sessions`):
+    /// twice the most concurrent clip clients and
     /// more. A client's next session can arrive while the server's thread
     /// for its last one is still ending, so 50 clients back to back can
     /// hold more than 64 places; with the default of 64 some were told
@@ -35,6 +36,7 @@ public enum SyncPeer {
             let store = try ShareStore.open(at: path, options: options(now: now))
             var configuration = SyncServerConfiguration(endpoint: try Endpoint(parsing: listen))
             configuration.maxConnections = maxConnections
+            configuration.maxClipSessions = maxConnections
             let server = SyncServer(store: store, configuration: configuration)
             let context = SessionContext()
             stopWhenOrphaned(context)

@@ -11,10 +11,12 @@ extension FuzzSeeds {
         let proof = HandshakeProof(bytes: (0..<32).map { UInt8(255 - $0) })!
         let events = EncodedEvents(encoded: FuzzSeeds.events)
         return [
-            .hello(Message.Hello(versions: 1...1, role: .main, directions: [.pull, .push, .follow], replica: origin, epoch: epoch, nonce: nonce)),
-            .welcome(Message.Welcome(version: 1, replica: origin, epoch: epoch, nonce: nonce, heldOfYou: 7, proof: proof)),
-            .welcome(Message.Welcome(version: 1, replica: origin, epoch: epoch, nonce: nonce, heldOfYou: 0, proof: nil)),
+            .hello(Message.Hello(versions: 2...2, role: .main, directions: [.pull, .push, .follow], replica: origin, epoch: epoch, nonce: nonce)),
+            .welcome(Message.Welcome(version: 2, replica: origin, epoch: epoch, nonce: nonce, proof: proof)),
+            .welcome(Message.Welcome(version: 2, replica: origin, epoch: epoch, nonce: nonce, proof: nil)),
             .authenticate(proof: proof),
+            .accepted(Message.Accepted(heldOfYou: 7, proof: proof)),
+            .accepted(Message.Accepted(heldOfYou: 0, proof: nil)),
             .pull(Message.Pull(knownEpoch: epoch, after: 41, follow: true, maxBatchBytes: 1 << 20, heldOfYou: 3)),
             .pull(Message.Pull(knownEpoch: nil, after: 0, follow: false, maxBatchBytes: 1)),
             .batch(through: 9, events: events),

@@ -44,7 +44,7 @@ enum ReferenceFrameReader {
             guard length <= limit else { return (frames, .oversized(offset: offset, length: length)) }
             guard left >= 5 else { return (frames, .needMore(offset: offset, total: 9 + length)) }
             let type = stream[offset + 4]
-            guard (1...16).contains(type) else { return (frames, .unknownType(offset: offset, byte: type)) }
+            guard (1...17).contains(type) else { return (frames, .unknownType(offset: offset, byte: type)) }
             guard left >= 9 + length else { return (frames, .needMore(offset: offset, total: 9 + length)) }
             let expected = stream[offset + 5..<offset + 9].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
             let payload = Array(stream[offset + 9..<offset + 9 + length])

@@ -14,7 +14,7 @@ enum ReferenceMessageReader {
         case invalidVersionRange
     }
 
-    /// The first rule the payload of a frame of type `type` (1…16) breaks.
+    /// The first rule the payload of a frame of type `type` (1…17) breaks.
     static func refusal(type: UInt8, payload: [UInt8]) -> Refusal? {
         var fields = Fields(bytes: payload)
         do throws(Refusal) {
@@ -61,6 +61,13 @@ enum ReferenceMessageReader {
         mutating func rest() { offset = bytes.count }
     }
 
+    /// A u8 proof length, 0 or 32, and that many bytes.
+    private static func optionalProof(_ fields: inout Fields) throws(Refusal) {
+        let proofLength = try fields.number(1, "proofLength")
+        guard proofLength == 0 || proofLength == 32 else { throw .invalidValue(field: "proofLength", value: proofLength) }
+        _ = try fields.take(Int(proofLength), "proof")
+    }
+
     private static func read(type: UInt8, _ fields: inout Fields) throws(Refusal) {
         switch type {
         case 1:  // hello
@@ -80,12 +87,12 @@ enum ReferenceMessageReader {
             _ = try fields.take(16, "replica")
             _ = try fields.take(16, "epoch")
             _ = try fields.take(32, "nonce")
-            _ = try fields.number(8, "heldOfYou")
-            let proofLength = try fields.number(1, "proofLength")
-            guard proofLength == 0 || proofLength == 32 else { throw .invalidValue(field: "proofLength", value: proofLength) }
-            _ = try fields.take(Int(proofLength), "proof")
+            try optionalProof(&fields)
         case 3:  // authenticate
             _ = try fields.take(32, "proof")
+        case 17:  // accepted
+            _ = try fields.number(8, "heldOfYou")
+            try optionalProof(&fields)
         case 4:  // pull
             _ = try fields.take(16, "knownEpoch")
             _ = try fields.number(8, "after")
@@ -119,7 +126,7 @@ enum ReferenceMessageReader {
             }
         case 15:  // error
             let code = try fields.number(2, "code")
-            guard (1...12).contains(code) else { throw .invalidValue(field: "code", value: code) }
+            guard (1...13).contains(code) else { throw .invalidValue(field: "code", value: code) }
             fields.rest()
         default:  // 9 snapshotRequest, 14 heartbeat, 16 bye: empty
             break

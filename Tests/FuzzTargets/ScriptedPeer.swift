@@ -13,6 +13,7 @@ final class ScriptedPeer {
     static let otherEpoch = Epoch(uuid: UUID(uuidString: "9e4fa02b-3c5d-4e6f-a01b-2c3d4e5f6071")!)
     static let nonce = HandshakeNonce(bytes: (0..<32).map { UInt8($0) })!
     static let key = SyncKey(bytes: Array(repeating: 0x5a, count: 32))
+    static let proofKey = key.derived(for: .handshakeProof)
     static let start = Timestamp(milliseconds: 1_800_000_000_000)
     /// Record names the peer holds events of (the last one it does not).
     static let names = ["1e2a7c4d-58b6-4f0e-9a3c-7d5e1f2b3a4c", "2f3b8d5e-69c7-4a1f-8b4d-8e6f2a3c4b5d", "3a4c9e6f-7ad8-4b2a-9c5e-9f7a3b4d5c6e",
@@ -92,6 +93,10 @@ final class ScriptedPeer {
 
     private func render(_ step: SessionScript.Step, _ written: [Message]) -> [UInt8] {
         switch step {
+        // A welcome comes with the acceptance that follows it, unless bit
+        // 4 holds it back: the scripted server does not wait for a proof.
+        case .welcome(let byte) where byte & 16 == 0:
+            return FrameEncoder.encode(message(step, written).frame) + FrameEncoder.encode(accepted(byte, written).frame)
         case .raw(let bytes): return bytes
         case .frame(let type, let payload): return FrameEncoder.encode(Frame(type: FrameType(rawValue: type)!, payload: payload))
         default: return FrameEncoder.encode(message(step, written).frame)
@@ -102,27 +107,18 @@ final class ScriptedPeer {
         switch step {
         case .hello(let byte):
             let hello = Message.Hello(
-                versions: byte & 32 == 0 ? 1...1 : 2...3, role: byte & 1 == 0 ? .main : .clip,
+                versions: byte & 32 == 0 ? SyncProtocol.versions : 1...1, role: byte & 1 == 0 ? .main : .clip,
                 directions: SyncDirections(rawValue: byte >> 1 & 7), replica: byte & 16 == 0 ? Self.replica : store.replicaID,
                 epoch: Self.epoch, nonce: Self.nonce)
             self.hello = hello
             return .hello(hello)
         case .welcome(let byte):
-            let sessionHello = written.lazy.compactMap { if case .hello(let hello) = $0 { hello } else { nil } }.first
-            var proof: HandshakeProof?
-            if byte & 3 == 1, let sessionHello {
-                proof = HandshakeTranscript(hello: sessionHello, serverReplica: Self.replica, serverNonce: Self.nonce).proof(by: .server, under: Self.key)
-            } else if byte & 3 == 2 {
-                proof = HandshakeProof(bytes: Array(repeating: 0, count: 32))
-            }
-            return .welcome(Message.Welcome(
-                version: byte & 4 == 0 ? 1 : 2, replica: Self.replica, epoch: Self.epoch, nonce: Self.nonce,
-                heldOfYou: byte & 8 == 0 ? 0 : 1_000_000, proof: proof))
+            return .welcome(welcome(byte, written))
         case .authenticate(let byte):
             let welcome = written.lazy.compactMap { if case .welcome(let welcome) = $0 { welcome } else { nil } }.first
-            guard byte & 1 == 0, let hello, let welcome else { return .authenticate(proof: HandshakeProof(bytes: Array(repeating: 1, count: 32))!) }
-            let transcript = HandshakeTranscript(hello: hello, serverReplica: welcome.replica, serverNonce: welcome.nonce)
-            return .authenticate(proof: transcript.proof(by: .client, under: Self.key))
+            guard byte & 1 == 0, let hello, var welcome else { return .authenticate(proof: HandshakeProof(bytes: Array(repeating: 1, count: 32))!) }
+            welcome.proof = nil
+            return .authenticate(proof: HandshakeTranscript(hello: hello, welcome: welcome).proof(.clientProof, under: Self.proofKey))
         case .pull(let byte, let after):
             let epoch: Epoch? = [nil, store.epoch, Self.otherEpoch, nil][Int(byte & 3)]
             return .pull(Message.Pull(
@@ -144,11 +140,38 @@ final class ScriptedPeer {
             switch byte & 3 {
             case 0: return .heartbeat
             case 1: return .bye
-            case 2: return .error(code: SyncErrorCode(rawValue: UInt16(byte >> 2) % 12 + 1)!, message: "scripted")
+            case 2: return .error(code: SyncErrorCode(rawValue: UInt16(byte >> 2) % UInt16(SyncErrorCode.allCases.count) + 1)!, message: "scripted")
             default: return .error(code: .shuttingDown, message: "scripted")
             }
         case .raw, .frame: return .heartbeat
         }
+    }
+
+    /// The welcome to the session's hello. Bits 0-1: its proof (none, the
+    /// right one, zeros); bit 2: a version this build does not speak.
+    private func welcome(_ byte: UInt8, _ written: [Message]) -> Message.Welcome {
+        var welcome = Message.Welcome(
+            version: byte & 4 == 0 ? SyncProtocol.versions.upperBound : SyncProtocol.versions.upperBound + 1, replica: Self.replica,
+            epoch: Self.epoch, nonce: Self.nonce, proof: nil)
+        let sessionHello = written.lazy.compactMap { if case .hello(let hello) = $0 { hello } else { nil } }.first
+        if byte & 3 == 1, let sessionHello {
+            welcome.proof = HandshakeTranscript(hello: sessionHello, welcome: welcome).proof(.serverProof, under: Self.proofKey)
+        } else if byte & 3 == 2 {
+            welcome.proof = HandshakeProof(bytes: Array(repeating: 0, count: 32))
+        }
+        return welcome
+    }
+
+    /// The acceptance after `welcome(byte, written)`. Bit 3: a `heldOfYou`
+    /// past anything the session's store made; bit 5: a wrong proof.
+    private func accepted(_ byte: UInt8, _ written: [Message]) -> Message {
+        let held: UInt64 = byte & 8 == 0 ? 0 : 1_000_000
+        var welcome = welcome(byte, written)
+        welcome.proof = nil
+        let sessionHello = written.lazy.compactMap { if case .hello(let hello) = $0 { hello } else { nil } }.first
+        let proof = byte & 32 != 0 ? HandshakeProof(bytes: Array(repeating: 0, count: 32))
+            : sessionHello.map { HandshakeTranscript(hello: $0, welcome: welcome).proof(.acceptance, under: Self.proofKey, heldOfYou: held) }
+        return .accepted(Message.Accepted(heldOfYou: held, proof: proof))
     }
 
     private func pick(_ indices: [UInt8]) -> EncodedEvents {

@@ -24,7 +24,8 @@ struct SessionDriver {
         defer { context.release(wake) }
         let key = script.keyed ? ScriptedPeer.key : nil
         if script.side == .server {
-            let handshake = ServerHandshake(replica: store.replicaID, epoch: store.epoch, key: key, nonce: ScriptedPeer.nonce)
+            let handshake = ServerHandshake(
+                replica: store.replicaID, epoch: store.epoch, proofKey: key?.derived(for: .handshakeProof), nonce: ScriptedPeer.nonce)
             let peer = try HandshakeExchange.server(handshake, over: messages, store: store, deadline: nil)
             return try SessionRunner(store: store, messages: messages, peer: peer, isClient: false, options: options, wake: wake, context: context).run()
         }

@@ -123,12 +123,14 @@ enum SessionFuzzTarget {
         case .peerClosed, .handshake(.refused), .session(.peerError):
             code = nil
         case .frame(.oversized): code = .oversizedFrame
+        case .frame(.notAllowed): code = .unexpectedMessage
         case .frame, .message: code = .malformedFrame
         case .handshake(.versionMismatch): code = .versionMismatch
         case .handshake(.notAuthenticated): code = .authenticationFailed
         case .handshake(.roleForbidden): code = .roleForbidden
-        case .handshake(.unexpected), .session(.unexpected), .session(.cursorMovedBack), .session(.ackBeyondSent): code = .unexpectedMessage
+        case .handshake(.unexpected), .session(.unexpected), .session(.cursorMovedBack), .session(.ackBeyondSent), .session(.ackOutOfTurn): code = .unexpectedMessage
         case .session(.snapshotLoop): code = .snapshotFailed
+        case .session(.clipIdle): code = .idle
         case .store(.invalidEvent), .store(.ownOriginConflict): code = .invalidEvents
         case .store(let error):
             throw FuzzViolation("the store failed under a scripted peer: \(error)")

@@ -67,7 +67,7 @@ struct SessionScript {
         switch kind {
         case 0: return .raw(bytes.next(Int(bytes.next())))
         case 1:
-            let type = bytes.next() % 16 + 1
+            let type = bytes.next() % UInt8(FrameType.allCases.count) + 1
             return .frame(type: type, payload: bytes.next(Int(bytes.next())))
         case 2: return .hello(bytes.next())
         case 3: return .welcome(bytes.next())

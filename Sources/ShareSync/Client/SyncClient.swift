@@ -12,9 +12,33 @@ public enum SyncClient {
     /// replica id (`ShareStore.renewIdentity`), ends the session at once,
     /// and says so in `SyncSummary.identityRenewal`; run again to sync
     /// under the new id.
+    ///
+    /// A server that answers `busy` (its pool for this role is full) is
+    /// tried again, after a pause drawn at random up to 50 ms, doubling to
+    /// 2 s (exponential backoff with full jitter, so that the clients a
+    /// busy server turned away do not all come back at once), until
+    /// `options.busyRetryWindow` has passed; then the `busy` is thrown.
     public static func run(
         _ request: SyncRequest, store: ShareStore, context: SessionContext = SessionContext(),
         progress: ((SyncSummary) -> Void)? = nil
+    ) throws(SyncFailure) -> SyncSummary {
+        let giveUp = ContinuousClock.now + request.options.busyRetryWindow
+        var ceilingMilliseconds = 50
+        while true {
+            do {
+                return try session(request, store: store, context: context, progress: progress)
+            } catch where error.isBusy && !context.isStopping {
+                let pause = Duration.milliseconds(Int.random(in: 0...ceilingMilliseconds))
+                guard ContinuousClock.now + pause < giveUp else { throw error }
+                context.sleep(for: pause)
+                ceilingMilliseconds = min(ceilingMilliseconds * 2, 2000)
+            }
+        }
+    }
+
+    /// One connection and its session.
+    private static func session(
+        _ request: SyncRequest, store: ShareStore, context: SessionContext, progress: ((SyncSummary) -> Void)?
     ) throws(SyncFailure) -> SyncSummary {
         let options = request.options
         let channel = try connect(request)

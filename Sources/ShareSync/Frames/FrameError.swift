@@ -7,6 +7,9 @@ public enum FrameError: Error, Hashable, Sendable, CustomStringConvertible {
     case oversized(length: Int, limit: Int)
     /// The type byte is not a `FrameType`. Raised as soon as it is present.
     case unknownType(UInt8)
+    /// A known type that may not come now (`FrameLimits`), such as a batch
+    /// before the handshake ends. Raised as soon as the type byte is present.
+    case notAllowed(FrameType, phase: String)
     /// The CRC-32 in the header (`expected`) is not the one of the type
     /// byte and the `length`-byte payload that arrived (`found`).
     case checksumMismatch(type: FrameType, length: Int, expected: UInt32, found: UInt32)
@@ -19,6 +22,8 @@ public enum FrameError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unknownType(let byte):
             "the peer sent a frame of type \(byte), which this build does not know "
                 + "(1…\(FrameType.allCases.count)): it is not a ShareLog sync peer, or a newer one; check both versions"
+        case .notAllowed(let type, let phase):
+            "the peer sent a \(type) frame, which may not come \(phase); it does not follow the protocol"
         case .checksumMismatch(let type, let length, let expected, let found):
             "a \(type) frame of \(length) payload bytes arrived damaged: its header says CRC-32 "
                 + "\(hex(expected)) but the bytes give \(hex(found)); reconnect to resume from the cursor"

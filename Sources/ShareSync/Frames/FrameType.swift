@@ -19,4 +19,5 @@ public enum FrameType: UInt8, CaseIterable, Hashable, Sendable {
     case heartbeat = 14
     case error = 15
     case bye = 16
+    case accepted = 17
 }

@@ -10,8 +10,7 @@ import ShareLog
 enum HandshakeExchange {
     /// How a client's handshake ended.
     enum ClientOutcome {
-        /// The session may start; the messages the machine had to send
-        /// first (the proof) are sent.
+        /// The session may start.
         case established(EstablishedPeer)
         /// The server holds more of this replica's own events than it
         /// made: this store was restored from an older copy. It took a new
@@ -19,18 +18,24 @@ enum HandshakeExchange {
         case renewed(IdentityRenewal, peer: EstablishedPeer)
     }
 
-    /// The server's side: the hello, the welcome, and the proof a keyed
-    /// server waits for.
+    /// The server's side, for a session of its own (stdio, the fuzz
+    /// target): the hello, the welcome, the proof a keyed server waits
+    /// for, then `accepted` at once, since the session has its place. A
+    /// listening server runs the same machine in its `Vestibule`.
     static func server(
         _ handshake: ServerHandshake, over messages: MessageChannel, store: ShareStore, deadline: ContinuousClock.Instant?
     ) throws(SyncFailure) -> EstablishedPeer {
         var handshake = handshake
         do {
-            let hello = try next(messages, deadline: deadline, waitingFor: "a hello")
-            let (welcome, established) = try handshake.receive(hello: hello) { replica in try store.highestCounter(of: replica) }
-            try send(welcome, over: messages, deadline: deadline)
-            if let established { return established }
-            return try handshake.receive(proof: try next(messages, deadline: deadline, waitingFor: "the client's proof"))
+            while handshake.admittingRole == nil {
+                messages.limits = handshake.frameLimits
+                let waitingFor = handshake.phase == .awaitingHello ? "a hello" : "the client's proof"
+                if let answer = try handshake.receive(try next(messages, deadline: deadline, waitingFor: waitingFor)) {
+                    try send(answer, over: messages, deadline: deadline)
+                }
+            }
+            try send(try handshake.admit { replica in try store.highestCounter(of: replica) }, over: messages, deadline: deadline)
+            return handshake.peer!
         } catch let failure as HandshakeFailure {
             throw told(.handshake(failure), messages, deadline)
         } catch let failure as SyncFailure {
@@ -42,15 +47,21 @@ enum HandshakeExchange {
         }
     }
 
-    /// The client's side: the hello, the server's welcome, a check that
-    /// this store was not restored behind the server's back, then the proof.
+    /// The client's side: the hello, the server's welcome, the proof, the
+    /// server's acceptance, then a check that this store was not restored
+    /// behind the server's back.
     static func client(
         _ handshake: ClientHandshake, over messages: MessageChannel, store: ShareStore, deadline: ContinuousClock.Instant?
     ) throws(SyncFailure) -> ClientOutcome {
+        var handshake = handshake
         try send(handshake.start, over: messages, deadline: deadline)
-        let established: (peer: EstablishedPeer, send: [Message])
         do {
-            established = try handshake.receive(try next(messages, deadline: deadline, waitingFor: "the server's welcome"))
+            while handshake.peer == nil {
+                let waitingFor = handshake.phase == .awaitingWelcome ? "the server's welcome" : "the server's acceptance"
+                for message in try handshake.receive(try next(messages, deadline: deadline, waitingFor: waitingFor)) {
+                    try send(message, over: messages, deadline: deadline)
+                }
+            }
         } catch let failure as HandshakeFailure {
             throw told(.handshake(failure), messages, deadline)
         } catch let failure as SyncFailure {
@@ -59,12 +70,12 @@ enum HandshakeExchange {
         } catch {
             throw .handshake(.unexpected(.welcome))
         }
-        if let renewal = try renewIfRestored(store: store, peerHolds: established.peer.heldOfYou) {
+        let peer = handshake.peer!
+        if let renewal = try renewIfRestored(store: store, peerHolds: peer.heldOfYou) {
             try? messages.send(.bye, deadline: deadline)
-            return .renewed(renewal, peer: established.peer)
+            return .renewed(renewal, peer: peer)
         }
-        for message in established.send { try send(message, over: messages, deadline: deadline) }
-        return .established(established.peer)
+        return .established(peer)
     }
 
     private static func renewIfRestored(store: ShareStore, peerHolds: UInt64) throws(SyncFailure) -> IdentityRenewal? {

@@ -19,7 +19,7 @@ public enum HandshakeFailure: Error, Equatable, Sendable, CustomStringConvertibl
         case .notAuthenticated(let why): "authentication failed: \(why)"
         case .roleForbidden(let why): "not allowed: \(why)"
         case .unexpected(let type): "the peer sent \(type) during the handshake; it is not a ShareLog sync peer of this version"
-        case .refused(let code, let message): "the peer refused the session: \(message) (\(code))"
+        case .refused(let code, let message): "the peer refused the session: \(PeerText.quoted(message)) (\(code))"
         }
     }
 

@@ -1,33 +1,48 @@
 import ShareLog
 
-/// What both proofs of a handshake cover: both nonces, both replica ids,
-/// the role and the directions (docs/SYNC.md "Security"). A proof is
-/// HMAC-SHA256 under the shared key of a label naming the side that makes
-/// it, then these fields, each of fixed length. Fresh nonces on both sides
-/// make a proof good for one session only; the label keeps the server's
-/// proof from passing as the client's; the role and directions bind what
-/// was asked for, so nobody on the path can turn a pull into a push.
-struct HandshakeTranscript {
+/// What the proofs of a handshake cover (docs/SYNC.md "Handshake"): the
+/// hello and the welcome as they go on the wire (the welcome without its
+/// proof), so both nonces, both replica ids and epochs, the client's
+/// version range and the version chosen, the role and the directions. A
+/// proof is HMAC-SHA256, under the proof key (`SyncKey.derived(for:
+/// .handshakeProof)`), of a label naming the step that makes it, then the
+/// two payloads, each of fixed length; the acceptance's proof adds
+/// `heldOfYou`.
+///
+/// Fresh nonces on both sides make a proof good for one session only; the
+/// label keeps one side's proof from passing as the other's; the versions
+/// keep anyone on the path from talking the two sides down to an older
+/// protocol; the role and directions bind what was asked for, so nobody
+/// can turn a pull into a push; `heldOfYou` in the acceptance keeps the
+/// restore check's number from being forged.
+struct HandshakeTranscript: Equatable {
     let hello: Message.Hello
-    let serverReplica: ReplicaID
-    let serverNonce: HandshakeNonce
+    let welcome: Message.Welcome
 
-    enum Side: String {
-        case client = "sharelog-sync v1 client proof"
-        case server = "sharelog-sync v1 server proof"
+    enum Step: String {
+        case clientProof = "sharelog-sync v2 client proof"
+        case serverProof = "sharelog-sync v2 server proof"
+        case acceptance = "sharelog-sync v2 acceptance"
     }
 
-    func proof(by side: Side, under key: SyncKey) -> HandshakeProof {
-        let bytes = key.hmac(
-            Array(side.rawValue.utf8), hello.nonce.bytes, serverNonce.bytes, hello.replica.wireBytes, serverReplica.wireBytes,
-            [hello.role.rawValue, hello.directions.rawValue])
+    /// The proof `step` makes under `proofKey`; `heldOfYou` is the
+    /// acceptance's and must be given for it alone.
+    func proof(_ step: Step, under proofKey: SyncKey, heldOfYou: UInt64? = nil) -> HandshakeProof {
+        precondition((step == .acceptance) == (heldOfYou != nil), "only the acceptance's proof covers heldOfYou")
+        var unproven = welcome
+        unproven.proof = nil
+        var writer = PayloadWriter()
+        writer.write(Array(step.rawValue.utf8))
+        // Both payloads are of fixed length: 74 and 67 bytes.
+        writer.write(Message.hello(hello).frame.payload)
+        writer.write(Message.welcome(unproven).frame.payload)
+        if let heldOfYou { writer.write(heldOfYou) }
         // HMAC-SHA256 is 32 bytes, the size of a proof.
-        return HandshakeProof(bytes: bytes)!
+        return HandshakeProof(bytes: proofKey.hmac(writer.bytes))!
     }
 
-    /// Whether `proof` is the one `side` makes under `key`, compared in
-    /// constant time.
-    func verify(_ proof: HandshakeProof, by side: Side, under key: SyncKey) -> Bool {
-        SyncKey.constantTimeEqual(proof.bytes, self.proof(by: side, under: key).bytes)
+    /// Whether `proof` is the one `step` makes, compared in constant time.
+    func verify(_ proof: HandshakeProof, _ step: Step, under proofKey: SyncKey, heldOfYou: UInt64? = nil) -> Bool {
+        SyncKey.constantTimeEqual(proof.bytes, self.proof(step, under: proofKey, heldOfYou: heldOfYou).bytes)
     }
 }

@@ -1,77 +1,132 @@
 import ShareLog
 
-/// The server's side of the handshake (docs/SYNC.md "Handshake"). It
-/// answers `hello` with `welcome` (and its proof, when it holds a key);
-/// a `main` client must then prove it holds the key too, before anything
-/// else is accepted. A `clip` needs no key and may only fetch.
+/// The server's side of the handshake (docs/SYNC.md "Handshake"), as a
+/// machine that performs no I/O: `receive` takes the client's messages and
+/// returns what to answer, and `admit` ends the handshake once the server
+/// has a place for the session.
+///
+/// It answers `hello` with `welcome` (and its proof, when it holds a key).
+/// A `main` client of a keyed server must then prove it holds the key.
+/// A `clip` needs no key and may only fetch, and only where `allowsClips`
+/// (not on the TCP port, which serves mains only). What the server holds
+/// of the client's own events (`heldOfYou`) is told in `accepted`, after
+/// the proof, to a main about its own id alone; a clip is told 0, so a
+/// stranger learns nothing about any replica.
 struct ServerHandshake {
-    enum Phase: Equatable, Sendable {
+    /// Where the handshake is. Each phase carries what the next step needs.
+    enum Phase: Equatable {
         case awaitingHello
-        case awaitingProof
-        case established
+        /// A keyed server waits for a main's proof.
+        case awaitingProof(HandshakeTranscript)
+        /// The client is authenticated, or needs no proof: it waits for a
+        /// place (`admit`).
+        case admitting(HandshakeTranscript)
+        case established(EstablishedPeer)
     }
 
     let replica: ReplicaID
     let epoch: Epoch
-    let key: SyncKey?
+    /// The proof key (`SyncKey.derived(for: .handshakeProof)`); nil for a
+    /// server without a key.
+    let proofKey: SyncKey?
     let nonce: HandshakeNonce
+    /// Whether clips may connect here: not on the TCP port.
+    let allowsClips: Bool
     private(set) var phase = Phase.awaitingHello
-    private var transcript: HandshakeTranscript?
-    private var hello: Message.Hello?
 
-    init(replica: ReplicaID, epoch: Epoch, key: SyncKey?, nonce: HandshakeNonce) {
+    init(replica: ReplicaID, epoch: Epoch, proofKey: SyncKey?, nonce: HandshakeNonce, allowsClips: Bool = true) {
         self.replica = replica
         self.epoch = epoch
-        self.key = key
+        self.proofKey = proofKey
         self.nonce = nonce
+        self.allowsClips = allowsClips
     }
 
-    /// The client's `hello`: the welcome to send, and the peer when the
-    /// session is established with it (no proof is due).
+    /// The frames the client may send now: the handshake's next message at
+    /// its exact size, or an `error`.
+    var frameLimits: FrameLimits {
+        switch phase {
+        case .awaitingHello: .handshake(expecting: .hello)
+        case .awaitingProof: .handshake(expecting: .authenticate)
+        case .admitting, .established: .handshake(expecting: .bye)
+        }
+    }
+
+    /// The role of the client waiting for a place, while `admitting`.
+    var admittingRole: SyncRole? {
+        if case .admitting(let transcript) = phase { transcript.hello.role } else { nil }
+    }
+
+    /// Takes the client's next message; returns the answer to send (the
+    /// welcome), if any. After it, `phase` is `.admitting` once the client
+    /// is authenticated or needs no proof.
     ///
-    /// - Parameter heldOfYou: the highest counter of the client's origin
-    ///   this store holds (`ShareStore.highestCounter(of:)`).
-    mutating func receive(hello message: Message, heldOfYou: (ReplicaID) throws -> UInt64) throws -> (welcome: Message, peer: EstablishedPeer?) {
-        guard phase == .awaitingHello, case .hello(let hello) = message else { throw HandshakeFailure.unexpected(message.type) }
+    /// - Throws: `HandshakeFailure`: the answer to send is its `error`.
+    mutating func receive(_ message: Message) throws(HandshakeFailure) -> Message? {
+        switch (phase, message) {
+        case (.awaitingHello, .hello(let hello)):
+            let welcome = try welcome(for: hello)
+            let transcript = HandshakeTranscript(hello: hello, welcome: welcome)
+            var answer = welcome
+            answer.proof = proofKey.map { transcript.proof(.serverProof, under: $0) }
+            phase = hello.role == .main && proofKey != nil ? .awaitingProof(transcript) : .admitting(transcript)
+            return .welcome(answer)
+        case (.awaitingProof(let transcript), .authenticate(let proof)):
+            guard let proofKey, transcript.verify(proof, .clientProof, under: proofKey) else {
+                throw .notAuthenticated("the client's proof does not match this key: the two sides hold different keys")
+            }
+            phase = .admitting(transcript)
+            return nil
+        // A client that found the server's proof wrong, or gives up, says
+        // so: its reason is the one to log.
+        case (_, .error(let code, let text)):
+            throw .refused(code, text)
+        case (.awaitingProof, _):
+            throw .notAuthenticated("a main replica must prove it holds the key before anything else; give the client the server's --key-file")
+        default:
+            throw .unexpected(message.type)
+        }
+    }
+
+    /// Ends the handshake of a client that is `admitting`: the `accepted`
+    /// message to send. `heldOfYou` is asked for a main's own id only.
+    ///
+    /// - Precondition: `phase` is `.admitting`.
+    mutating func admit(heldOfYou: (ReplicaID) throws -> UInt64) rethrows -> Message {
+        guard case .admitting(let transcript) = phase else { preconditionFailure("admit(heldOfYou:) before the client is authenticated") }
+        let hello = transcript.hello
+        let held = hello.role == .main ? try heldOfYou(hello.replica) : 0
+        let proof = proofKey.map { transcript.proof(.acceptance, under: $0, heldOfYou: held) }
+        phase = .established(
+            EstablishedPeer(
+                replica: hello.replica, epoch: hello.epoch, role: hello.role, directions: hello.directions,
+                version: transcript.welcome.version, heldOfYou: 0))
+        return .accepted(Message.Accepted(heldOfYou: held, proof: proof))
+    }
+
+    /// The established peer, once `admit` has run.
+    var peer: EstablishedPeer? {
+        if case .established(let peer) = phase { peer } else { nil }
+    }
+
+    /// The welcome for `hello`, without its proof; throws for a hello the
+    /// server refuses.
+    private func welcome(for hello: Message.Hello) throws(HandshakeFailure) -> Message.Welcome {
         let highest = min(hello.versions.upperBound, SyncProtocol.versions.upperBound)
         guard max(hello.versions.lowerBound, SyncProtocol.versions.lowerBound) <= highest else {
-            throw HandshakeFailure.versionMismatch(ours: SyncProtocol.versions, theirs: hello.versions)
+            throw .versionMismatch(ours: SyncProtocol.versions, theirs: hello.versions)
+        }
+        if hello.role == .clip, !allowsClips {
+            throw .roleForbidden(
+                "the TCP sync port serves main replicas only: a clip fetches its share over HTTPS from the HTTP gateway (sharelog http), "
+                    + "or over the server's Unix socket")
         }
         if hello.role == .clip, !hello.directions.isEmpty {
-            throw HandshakeFailure.roleForbidden("a clip fetches shares by record name; it may not pull, push or follow")
+            throw .roleForbidden("a clip fetches shares by record name; it may not pull, push or follow")
         }
         if hello.replica == replica {
-            throw HandshakeFailure.roleForbidden("the client has this store's own replica id: a store cannot sync with itself or its copy")
+            throw .roleForbidden("the client has this store's own replica id: a store cannot sync with itself or its copy")
         }
-        let transcript = HandshakeTranscript(hello: hello, serverReplica: replica, serverNonce: nonce)
-        self.transcript = transcript
-        self.hello = hello
-        let welcome = Message.Welcome(
-            version: highest, replica: replica, epoch: epoch, nonce: nonce, heldOfYou: try heldOfYou(hello.replica),
-            proof: key.map { transcript.proof(by: .server, under: $0) })
-        let needsProof = hello.role == .main && key != nil
-        phase = needsProof ? .awaitingProof : .established
-        return (.welcome(welcome), needsProof ? nil : peer(hello, version: highest))
-    }
-
-    /// The client's `authenticate`; an `error` in its place is the client
-    /// refusing the server (`.refused`).
-    mutating func receive(proof message: Message) throws(HandshakeFailure) -> EstablishedPeer {
-        guard phase == .awaitingProof, let hello, let transcript, let key else { throw .unexpected(message.type) }
-        // A client that found the server's proof wrong says so: its reason
-        // is the one to log, not a missing proof.
-        if case .error(let code, let text) = message { throw .refused(code, text) }
-        guard case .authenticate(let proof) = message else {
-            throw .notAuthenticated("a main replica must prove it holds the key before anything else; give the client the server's --key-file")
-        }
-        guard transcript.verify(proof, by: .client, under: key) else {
-            throw .notAuthenticated("the client's proof does not match this key: the two sides hold different keys")
-        }
-        phase = .established
-        return peer(hello, version: min(hello.versions.upperBound, SyncProtocol.versions.upperBound))
-    }
-
-    private func peer(_ hello: Message.Hello, version: UInt16) -> EstablishedPeer {
-        EstablishedPeer(replica: hello.replica, epoch: hello.epoch, role: hello.role, directions: hello.directions, version: version, heldOfYou: 0)
+        return Message.Welcome(version: highest, replica: replica, epoch: epoch, nonce: nonce, proof: nil)
     }
 }

@@ -2,6 +2,9 @@ import Foundation
 import ShareLog
 
 extension Identifier {
+    /// The bytes of an identifier on the wire.
+    static var wireSize: Int { 16 }
+
     /// The 16 bytes on the wire, in UUID byte order (as in docs/FORMAT.md).
     var wireBytes: [UInt8] { withUnsafeBytes(of: uuid.uuid) { Array($0) } }
 

@@ -16,6 +16,9 @@ extension Message {
         case .hello: self = .hello(try Self.readHello(&reader))
         case .welcome: self = .welcome(try Self.readWelcome(&reader))
         case .authenticate: self = .authenticate(proof: try Self.readProof(&reader, "proof"))
+        case .accepted:
+            let heldOfYou = try reader.read(UInt64.self, "heldOfYou")
+            self = .accepted(Accepted(heldOfYou: heldOfYou, proof: try Self.readOptionalProof(&reader, .accepted)))
         case .pull:
             let epoch = try reader.read(Epoch.self, "knownEpoch")
             let after = try reader.read(UInt64.self, "after")
@@ -86,14 +89,17 @@ extension Message {
         let replica = try reader.read(ReplicaID.self, "replica")
         let epoch = try reader.read(Epoch.self, "epoch")
         let nonce = try readNonce(&reader)
-        let heldOfYou = try reader.read(UInt64.self, "heldOfYou")
+        return Welcome(version: version, replica: replica, epoch: epoch, nonce: nonce, proof: try readOptionalProof(&reader, .welcome))
+    }
+
+    /// A proof behind its u8 length: 0 (none) or `HandshakeProof.size`.
+    private static func readOptionalProof(_ reader: inout PayloadReader, _ type: FrameType) throws(MessageError) -> HandshakeProof? {
         let proofLength = try reader.read(UInt8.self, "proofLength")
-        let proof: HandshakeProof? = switch Int(proofLength) {
-        case 0: nil
-        case HandshakeProof.size: try readProof(&reader, "proof")
-        default: throw .invalidValue(.welcome, field: "proofLength", value: UInt64(proofLength))
+        switch Int(proofLength) {
+        case 0: return nil
+        case HandshakeProof.size: return try readProof(&reader, "proof")
+        default: throw .invalidValue(type, field: "proofLength", value: UInt64(proofLength))
         }
-        return Welcome(version: version, replica: replica, epoch: epoch, nonce: nonce, heldOfYou: heldOfYou, proof: proof)
     }
 
     private static func readNonce(_ reader: inout PayloadReader) throws(MessageError) -> HandshakeNonce {

@@ -24,11 +24,14 @@ extension Message {
             writer.write(welcome.replica)
             writer.write(welcome.epoch)
             writer.write(welcome.nonce.bytes)
-            writer.write(welcome.heldOfYou)
             writer.write(UInt8(welcome.proof?.bytes.count ?? 0))
             writer.write(welcome.proof?.bytes ?? [])
         case .authenticate(let proof):
             writer.write(proof.bytes)
+        case .accepted(let accepted):
+            writer.write(accepted.heldOfYou)
+            writer.write(UInt8(accepted.proof?.bytes.count ?? 0))
+            writer.write(accepted.proof?.bytes ?? [])
         case .pull(let pull):
             writer.write(pull.knownEpoch?.wireBytes ?? Array(repeating: 0, count: 16))
             writer.write(pull.after)

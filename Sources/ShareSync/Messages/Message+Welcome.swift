@@ -11,22 +11,15 @@ extension Message {
         public var epoch: Epoch
         /// Fresh random bytes for this session's proof.
         public var nonce: HandshakeNonce
-        /// The highest origin counter of the client's replica id that the
-        /// server holds; 0 for none.
-        public var heldOfYou: UInt64
         /// The server's proof of authentication, when it gives one.
         public var proof: HandshakeProof?
 
         /// A welcome with these fields.
-        public init(
-            version: UInt16, replica: ReplicaID, epoch: Epoch, nonce: HandshakeNonce, heldOfYou: UInt64,
-            proof: HandshakeProof?
-        ) {
+        public init(version: UInt16, replica: ReplicaID, epoch: Epoch, nonce: HandshakeNonce, proof: HandshakeProof?) {
             self.version = version
             self.replica = replica
             self.epoch = epoch
             self.nonce = nonce
-            self.heldOfYou = heldOfYou
             self.proof = proof
         }
     }

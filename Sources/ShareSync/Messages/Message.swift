@@ -12,6 +12,8 @@ public enum Message: Hashable, Sendable {
     case welcome(Welcome)
     /// Client → server: the client's proof of authentication.
     case authenticate(proof: HandshakeProof)
+    /// Server → client, the handshake's end: the session has its place.
+    case accepted(Accepted)
     /// Either way, from the side that wants events: send the events after
     /// its cursor.
     case pull(Pull)
@@ -59,6 +61,7 @@ public enum Message: Hashable, Sendable {
         case .hello: .hello
         case .welcome: .welcome
         case .authenticate: .authenticate
+        case .accepted: .accepted
         case .pull: .pull
         case .batch: .batch
         case .ack: .ack

@@ -26,4 +26,7 @@ public enum SyncErrorCode: UInt16, CaseIterable, Hashable, Sendable {
     /// holds more of its events than it made), took a new replica id, and
     /// ended the session: connect again.
     case identityChanged = 12
+    /// A clip's session asked for nothing for the server's clip idle
+    /// timeout, and its place was given up for other clips.
+    case idle = 13
 }

@@ -1,40 +1,61 @@
 import ShareLog
 
-/// One accepted connection, on its own thread: TLS (for TCP), the server's
-/// side of the handshake under `handshakeTimeout`, then the session.
+/// One server session on its own thread: after the `Vestibule` admitted
+/// it (`run`), or with its handshake too, over standard input and output
+/// (`serve`).
 struct ServerSession {
     let store: ShareStore
     let configuration: SyncServerConfiguration
     let context: SessionContext
 
-    /// Serves `connection`, accepted at `started`, to its end and returns
-    /// its log line. The handshake deadline runs from `started`.
-    func serve(_ connection: any ByteChannel, acceptedAt started: ContinuousClock.Instant = .now) -> String {
-        var peerText = "\(connection)"
-        var channel = connection
+    /// Serves `channel`, the only session of `serve --stdio`: the
+    /// handshake under `handshakeTimeout`, then the session, to its end.
+    /// Returns its log line.
+    func serve(_ channel: any ByteChannel) -> String {
         defer { channel.close() }
+        let started = ContinuousClock.now
+        let messages = MessageChannel(channel, maxFrameBytes: configuration.options.maxFrameBytes)
+        let handshake = ServerHandshake(
+            replica: store.replicaID, epoch: store.epoch, proofKey: configuration.key?.derived(for: .handshakeProof),
+            nonce: HandshakeNonce(bytes: SyncKey.randomNonce())!)
         do {
-            let deadline = started + configuration.options.handshakeTimeout
-            if case .tcp = configuration.endpoint, let key = configuration.key, let socket = connection as? SocketChannel {
-                do { channel = try TLSChannel.server(over: socket, key: key, deadline: deadline) } catch { throw SyncFailure.transport(error) }
-            }
-            let messages = MessageChannel(channel, maxFrameBytes: configuration.options.maxFrameBytes)
-            let wake = try context.registeredSignal()
-            defer { context.release(wake) }
-            let handshake = ServerHandshake(
-                replica: store.replicaID, epoch: store.epoch, key: configuration.key, nonce: HandshakeNonce(bytes: SyncKey.randomNonce())!)
-            let peer = try HandshakeExchange.server(handshake, over: messages, store: store, deadline: deadline)
-            peerText += " \(peer.role) \(peer.replica)"
+            let peer = try HandshakeExchange.server(handshake, over: messages, store: store, deadline: started + configuration.options.handshakeTimeout)
+            return runSession(messages, peer: peer, peerText: "\(channel)", serving: nil, wake: try context.registeredSignal(), acceptedAt: started)
+        } catch {
+            return "session \(channel): closed: \(error)"
+        }
+    }
+
+    /// Runs an admitted session to its end with its wake-up signal `wake`
+    /// (made before it was admitted), closes its channel and returns its
+    /// log line.
+    func run(
+        _ messages: MessageChannel, peer: EstablishedPeer, peerText: String, serving clips: ClipServer, wake: WakeSignal,
+        acceptedAt: ContinuousClock.Instant
+    ) -> String {
+        defer { messages.channel.close() }
+        context.register(wake)
+        return runSession(messages, peer: peer, peerText: peerText, serving: clips, wake: wake, acceptedAt: acceptedAt)
+    }
+
+    /// Runs the session with `wake`, registered with the context, which it
+    /// releases.
+    private func runSession(
+        _ messages: MessageChannel, peer: EstablishedPeer, peerText: String, serving clips: ClipServer?, wake: WakeSignal,
+        acceptedAt started: ContinuousClock.Instant
+    ) -> String {
+        defer { context.release(wake) }
+        let peerText = "\(peerText) \(peer.role) \(peer.replica)"
+        do throws(SyncFailure) {
             let runner = try SessionRunner(
-                store: store, messages: messages, peer: peer, isClient: false, options: configuration.options, wake: wake, context: context)
+                store: store, messages: messages, peer: peer, isClient: false, options: configuration.options, wake: wake, context: context,
+                serving: clips)
             let summary = try runner.run()
             if let renewal = summary.identityRenewal {
                 return "session \(peerText) \(Self.directions(peer)): ended: this store was restored from an older copy (\(renewal.reason)); "
                     + "it is now replica \(renewal.replica), and the client was told to connect again"
             }
             return "session \(peerText) \(Self.directions(peer)): ended well; " + Self.figures(summary, since: started)
-        } catch let failure as SyncFailure {
-            return "session \(peerText): closed: \(failure)"
         } catch {
             return "session \(peerText): closed: \(error)"
         }

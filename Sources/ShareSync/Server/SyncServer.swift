@@ -5,29 +5,36 @@ import Synchronization
 /// Serves a store to sync clients: many sessions at once, one thread
 /// each, until `context.stop()` (docs/SYNC.md "Server").
 ///
-/// Limits: `maxConnections` sessions (one more is told `busy`), counting
-/// only connections that have spoken: until its first bytes arrive, a
-/// connection waits in a `WaitingRoom` of `maxWaitingConnections`, without
-/// a thread, so a flood of silent connections cannot keep clients that
-/// speak out. Also a handshake deadline from the moment of accept,
-/// bounded memory per session (one frame and two batches in flight), and
-/// a write deadline for slow readers that stalls only that session's
-/// thread. Session threads have 1 MiB stacks: glibc keeps 40 MiB of
-/// freed stacks for reuse, so at the default 8 MiB every session beyond
-/// the fifth concurrent one mapped a new stack and unmapped it at its end,
-/// flushing the TLB of every core (about a fifth more clip fetches a
-/// second at 8 and 50 connections with 1 MiB; BENCHMARKS.md, sync).
-/// On stop, every session ends at its next
-/// step (each batch is one transaction, so nothing is half-applied), the
-/// listener closes and its socket file goes.
+/// A connection is first an `Arrival` in the accept thread's `Vestibule`:
+/// its TLS handshake (over TCP) and its sync handshake run there, without
+/// a thread, under the handshake deadline and a total cap. It gets a
+/// session thread, and a place, only once it is an authenticated main or
+/// a clip, and then only if its role's pool has room (`SessionPlaces`:
+/// `maxConnections` mains, `maxClipSessions` clips); otherwise it is told
+/// `busy`, inside TLS on the TCP port. So a stranger without the key, or
+/// any number of clips, can never keep a main out. The accept loop
+/// survives running out of descriptors (`DescriptorShortage`). Sessions
+/// have bounded memory (one frame and two batches in flight) and a write
+/// deadline for slow readers that stalls only that session's thread.
+///
+/// Session threads have 1 MiB stacks: glibc keeps 40 MiB of freed stacks
+/// for reuse, so at the default 8 MiB every session beyond the fifth
+/// concurrent one mapped a new stack and unmapped it at its end, flushing
+/// the TLB of every core (about a fifth more clip fetches a second at 8
+/// and 50 connections with 1 MiB; BENCHMARKS.md, sync). On stop, every
+/// session ends at its next step (each batch is one transaction, so
+/// nothing is half-applied), the listener closes and its socket file goes.
 public final class SyncServer: Sendable {
     public let store: ShareStore
     public let configuration: SyncServerConfiguration
-    private let active = Atomic(0)
+    private let places: SessionPlaces
+    private let throttle: GuessingThrottle
 
     public init(store: ShareStore, configuration: SyncServerConfiguration) {
         self.store = store
         self.configuration = configuration
+        places = SessionPlaces(mains: configuration.maxConnections, clips: configuration.maxClipSessions)
+        throttle = GuessingThrottle(configuration.options)
     }
 
     /// Listens on `configuration.endpoint` (not `.stdio`) and serves until
@@ -36,8 +43,13 @@ public final class SyncServer: Sendable {
     /// - Parameter ready: called once the listener is up, with the
     ///   endpoint it is on (a real port for `tcp:…:0`).
     public func serve(context: SessionContext, ready: (Endpoint) -> Void = { _ in }) throws(SyncFailure) {
-        if case .tcp = configuration.endpoint, configuration.key == nil {
-            throw .handshake(.notAuthenticated("TCP is encrypted with TLS under a shared key; pass --key-file"))
+        var tls: TLSContext?
+        if case .tcp = configuration.endpoint {
+            guard let key = configuration.key else {
+                throw .handshake(.notAuthenticated("TCP is encrypted with TLS under a shared key; pass --key-file"))
+            }
+            // One context for every connection (TLSContext: shared safely).
+            do { tls = try TLSContext(role: .server, key: key) } catch { throw .transport(error) }
         }
         let listener: Listener
         do { listener = try Listener(listeningOn: configuration.endpoint) } catch { throw .transport(error) }
@@ -47,19 +59,24 @@ public final class SyncServer: Sendable {
         let sessions = DispatchGroup()
         configuration.log("serving \(store.path) on \(listener.endpoint)")
         ready(listener.endpoint)
-        var room = WaitingRoom(capacity: configuration.maxWaitingConnections, timeout: configuration.options.handshakeTimeout)
-        defer { room.closeAll() }
+        var vestibule = Vestibule(capacity: configuration.maxWaitingConnections, timeout: configuration.options.handshakeTimeout)
+        defer { vestibule.closeAll() }
+        var shortage = DescriptorShortage()
+        let handshake = Handshakes(server: self, tls: tls)
         try withCommitWatch(store: store, context: context, when: true) { () throws(SyncFailure) in
             while !context.isStopping {
-                let turn: WaitingRoom.Turn
-                do throws(TransportError) { turn = try room.wait(listener: listener.descriptor, wake: wake.descriptor) } catch { throw .transport(error) }
+                let turn: Vestibule.Turn
+                do throws(TransportError) {
+                    turn = try vestibule.wait(
+                        listener: listener.descriptor, listening: shortage.isListening(at: .now), wake: wake.descriptor, until: shortage.pausedUntil)
+                } catch { throw .transport(error) }
                 if turn.woken { wake.drain() }
-                for guest in turn.spoke { admit(guest, context: context, group: sessions) }
-                for guest in turn.expired { drop(guest.channel, because: .transport(.timedOut(waitingFor: silence(of: guest.channel)))) }
-                if turn.acceptable { acceptWaiting(listener, into: &room) }
+                for arrival in turn.expired { drop(arrival, because: .transport(.timedOut(waitingFor: arrival.waitingFor))) }
+                for arrival in turn.ready where vestibule.holds(arrival) { step(arrival, in: &vestibule, context: context, group: sessions) }
+                if turn.acceptable { accept(from: listener, into: &vestibule, handshake: handshake, shortage: &shortage, context: context, group: sessions) }
             }
         }
-        configuration.log("stopping: waiting for \(active.load(ordering: .relaxed)) sessions to end")
+        configuration.log("stopping: waiting for \(places.inUse) sessions to end")
         _ = sessions.wait(timeout: .now() + .seconds(Int(configuration.options.writeTimeout.components.seconds) + 5))
         configuration.log("stopped")
     }
@@ -69,53 +86,117 @@ public final class SyncServer: Sendable {
         ServerSession(store: store, configuration: configuration, context: context).serve(StdioChannel())
     }
 
+    /// What every arrival's handshake starts from.
+    private struct Handshakes {
+        let server: SyncServer
+        let tls: TLSContext?
+        let proofKey: SyncKey?
+
+        init(server: SyncServer, tls: TLSContext?) {
+            self.server = server
+            self.tls = tls
+            proofKey = server.configuration.key?.derived(for: .handshakeProof)
+        }
+
+        func arrival(_ connection: SocketChannel) throws(TransportError) -> Arrival {
+            let store = server.store
+            let machine = ServerHandshake(
+                replica: store.replicaID, epoch: store.epoch, proofKey: proofKey, nonce: HandshakeNonce(bytes: SyncKey.randomNonce())!,
+                allowsClips: tls == nil)
+            return try Arrival(connection, acceptedAt: .now, tls: tls, handshake: machine)
+        }
+    }
+
     /// Accepts the connections the listener holds, up to `maxConnections`
-    /// in one turn so that the room's guests are served too, and seats
-    /// them in `room`; a guest it displaces is dropped.
-    private func acceptWaiting(_ listener: Listener, into room: inout WaitingRoom) {
+    /// in one turn so that the arrivals are served too, seats them, and
+    /// runs the first step of each handshake (its bytes may be there).
+    private func accept(
+        from listener: Listener, into vestibule: inout Vestibule, handshake: Handshakes, shortage: inout DescriptorShortage,
+        context: SessionContext, group: DispatchGroup
+    ) {
         for _ in 0..<configuration.maxConnections {
-            let connection: SocketChannel
-            do throws(TransportError) { connection = try listener.accept(deadline: .now) } catch {
+            let arrival: Arrival
+            do throws(TransportError) {
+                arrival = try handshake.arrival(try listener.accept(deadline: .now))
+                shortage.recovered()
+            } catch {
                 if case .timedOut = error { return }
-                configuration.log("accept failed: \(error)")
-                return
+                guard DescriptorShortage.isShortage(error) else {
+                    configuration.log("accept failed: \(error)")
+                    return
+                }
+                let oldest = vestibule.evictOldest()
+                oldest?.close()
+                if let line = shortage.failed(error, droppedOne: oldest != nil, at: .now) { configuration.log(line) }
+                if oldest == nil { return }
+                continue
             }
-            guard let displaced = room.admit(connection, at: .now) else { continue }
-            let reason = "\(room.capacity) connections that have sent nothing are waiting, the most this server holds; "
-                + "this one had waited longest (a flood of silent connections?)"
-            configuration.log("session \(displaced.channel): closed: dropped before it spoke: \(reason)")
-            displaced.channel.close()
+            if let displaced = vestibule.seat(arrival) {
+                let reason = "\(vestibule.capacity) connections that have not finished their handshake are waiting, the most this server holds; "
+                    + "this one had waited longest (a flood of connections that say nothing?)"
+                configuration.log("session \(displaced.socket): closed: dropped before its handshake ended: \(reason)")
+                displaced.close()
+            }
+            step(arrival, in: &vestibule, context: context, group: group)
         }
     }
 
-    /// What a connection silent until its handshake deadline was waited for.
-    private func silence(of connection: SocketChannel) -> String {
-        if case .tcp = configuration.endpoint { return "the TLS handshake with \(connection)" }
-        return "a hello (handshake timeout)"
-    }
-
-    /// Closes a connection that never got a session, with its log line.
-    private func drop(_ connection: SocketChannel, because failure: SyncFailure) {
-        configuration.log("session \(connection): closed: \(failure)")
-        connection.close()
-    }
-
-    private func admit(_ guest: WaitingRoom.Guest, context: SessionContext, group: DispatchGroup) {
-        let connection = guest.channel
-        guard active.add(1, ordering: .relaxed).newValue <= configuration.maxConnections else {
-            active.subtract(1, ordering: .relaxed)
-            let busy = FrameEncoder.encode(Message.error(code: .busy, message: "the server has \(configuration.maxConnections) sessions; try again later").frame)
-            try? connection.write(busy, deadline: .now + .milliseconds(200))
-            connection.close()
-            configuration.log("session \(connection): refused: busy (\(configuration.maxConnections) sessions)")
+    /// Runs `arrival`'s handshake as far as its bytes allow, and starts
+    /// its session once it is admitted.
+    private func step(_ arrival: Arrival, in vestibule: inout Vestibule, context: SessionContext, group: DispatchGroup) {
+        switch arrival.advance(places: places, store: store, wakeSignal: { wakeSignal(evictingFrom: &vestibule, sparing: arrival) }) {
+        case .waiting:
             return
+        case .admitted(let messages, let peer, let wake):
+            vestibule.remove(arrival)
+            start(messages, peer: peer, wake: wake, arrival: arrival, context: context, group: group)
+        case .busy(let role):
+            vestibule.remove(arrival)
+            configuration.log("session \(arrival.socket): refused: busy (\(places.capacity(role)) \(role) sessions)")
+            arrival.close()
+        case .failed(let failure):
+            vestibule.remove(arrival)
+            drop(arrival, because: failure)
         }
+    }
+
+    /// A session's wake-up signal. Out of descriptors, the two arrivals
+    /// that have waited longest (never `sparing`, the one being admitted)
+    /// are dropped to make room for its pipe, and it is tried once more;
+    /// nil when that fails too.
+    private func wakeSignal(evictingFrom vestibule: inout Vestibule, sparing admitted: Arrival) -> WakeSignal? {
+        do throws(TransportError) {
+            return try WakeSignal()
+        } catch where DescriptorShortage.isShortage(error) {
+            for _ in 0..<2 {
+                guard let oldest = vestibule.evictOldest(sparing: admitted) else { break }
+                drop(oldest, because: .transport(error))
+            }
+            return try? WakeSignal()
+        } catch {
+            return nil
+        }
+    }
+
+    /// Closes an arrival that never got a session, with its log line.
+    private func drop(_ arrival: Arrival, because failure: SyncFailure) {
+        configuration.log("session \(arrival.socket): closed: \(failure)")
+        arrival.close()
+    }
+
+    private func start(
+        _ messages: MessageChannel, peer: EstablishedPeer, wake: WakeSignal, arrival: Arrival, context: SessionContext, group: DispatchGroup
+    ) {
         let session = ServerSession(store: store, configuration: configuration, context: context)
+        let clips = ClipServer(options: configuration.options, throttle: throttle, client: arrival.socket.client)
         let log = configuration.log
+        let places = places
+        let acceptedAt = arrival.acceptedAt
+        let peerText = "\(arrival.socket)"
         group.enter()
-        let thread = Thread { [self] in
-            log(session.serve(connection, acceptedAt: guest.acceptedAt))
-            active.subtract(1, ordering: .relaxed)
+        let thread = Thread {
+            log(session.run(messages, peer: peer, peerText: peerText, serving: clips, wake: wake, acceptedAt: acceptedAt))
+            places.release(peer.role)
             group.leave()
         }
         thread.name = "sharelog-sync-session"

@@ -8,14 +8,21 @@ public struct SyncServerConfiguration: Sendable {
     /// file permissions (or ssh, for stdio) are what keep strangers out.
     public var key: SyncKey?
     public var options = SessionOptions()
-    /// Sessions served at once, counting only connections that have spoken;
-    /// one beyond it gets `error(busy)`.
+    /// Main sessions served at once, counting only connections whose
+    /// handshake is done; one beyond it is told `busy`.
     public var maxConnections = 64
-    /// Connections that have not sent their first bytes yet, held without a
-    /// thread (`WaitingRoom`); when that many wait, the longest-waiting is
-    /// dropped to seat a new one.
+    /// Clip sessions served at once, in a pool of their own so that clips
+    /// never take a main's place; one beyond it is told `busy`. A clip
+    /// that asks for nothing for `options.clipIdleTimeout` gives its place up.
+    public var maxClipSessions = 16
+    /// Connections whose handshake is not done yet, held without a thread
+    /// (`Vestibule`); when that many wait, the longest-waiting is dropped
+    /// to seat a new one.
     public var maxWaitingConnections = 256
     /// Where the server writes one line per session, and its own events.
+    /// Called from the accept thread and every session thread: it must not
+    /// block (`LogQueue` is a log that never does). Peer text in a line is
+    /// quoted and cut.
     public var log: @Sendable (String) -> Void = { _ in }
 
     public init(endpoint: Endpoint) { self.endpoint = endpoint }

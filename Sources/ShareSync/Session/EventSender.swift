@@ -40,7 +40,11 @@ struct EventSender {
     /// The highest position sent, and acknowledged.
     private(set) var sentThrough: UInt64 = 0
     private(set) var ackedThrough: UInt64 = 0
-    private var unacknowledged = 0
+    /// The `through` of each batch sent and not acknowledged yet, oldest
+    /// first: at most `window`. The peer acknowledges each batch once, in
+    /// order, so an ack must name the oldest; a repeated or skipped one
+    /// would open the window wider than two batches.
+    private var awaitingAcks: [UInt64] = []
     private var reading = false
     private var caughtUpSent: UInt64?
     private(set) var eventsSent = 0
@@ -72,8 +76,9 @@ struct EventSender {
             return nextRead()
         case (.ack(let through), _):
             guard through <= sentThrough else { throw .ackBeyondSent(acked: through, sent: sentThrough) }
-            ackedThrough = max(ackedThrough, through)
-            unacknowledged = max(0, unacknowledged - 1)
+            guard through == awaitingAcks.first else { throw .ackOutOfTurn(acked: through, awaiting: awaitingAcks.first) }
+            awaitingAcks.removeFirst()
+            ackedThrough = through
             return phase == .streaming ? nextRead() : []
         case (.snapshotRequest, .refused):
             phase = .snapshot(upTo: nil)
@@ -100,7 +105,7 @@ struct EventSender {
                 actions.append(.send(.batch(through: batch.through, events: EncodedEvents(batch.events))))
                 after = batch.through
                 sentThrough = batch.through
-                unacknowledged += 1
+                awaitingAcks.append(batch.through)
                 eventsSent += batch.events.count
                 bytesSent += batch.bytes
             }
@@ -149,7 +154,7 @@ struct EventSender {
     }
 
     private mutating func nextRead() -> [SessionAction] {
-        guard phase == .streaming, !reading, unacknowledged < Self.window else { return [] }
+        guard phase == .streaming, !reading, awaitingAcks.count < Self.window else { return [] }
         reading = true
         return [.readLog(after: after, epoch: epoch, maxBytes: batchBytes)]
     }

@@ -2,8 +2,11 @@
 /// frames come in through a bounded `FrameBuffer`, so a peer can never
 /// make this side hold more than one frame over the limit's worth of bytes.
 ///
-/// Used by one session thread at a time, like its channel.
-final class MessageChannel {
+/// `@unchecked Sendable`: like its channel (`ByteChannel`'s contract), it
+/// is used by one thread at a time; the server's accept thread runs the
+/// handshake on it and then hands it, with nothing else holding it, to the
+/// session's thread.
+final class MessageChannel: @unchecked Sendable {
     /// What a wait for the peer ended with.
     enum Incoming: Equatable {
         case message(Message)
@@ -15,17 +18,28 @@ final class MessageChannel {
     }
 
     let channel: any ByteChannel
-    private let decoder: FrameDecoder
+    private var decoder: FrameDecoder
     private var buffer = FrameBuffer()
-    private var decoded: [Message] = []
-    private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+    /// Where reads land: no larger than the largest frame allowed now (a
+    /// handshake's few hundred bytes), and at most 64 KiB.
+    private var readBuffer: [UInt8] = []
     /// Bytes moved, frames included, for the session's summary.
     private(set) var bytesIn = 0
     private(set) var bytesOut = 0
 
-    init(_ channel: any ByteChannel, maxFrameBytes: Int) {
+    convenience init(_ channel: any ByteChannel, maxFrameBytes: Int) {
+        self.init(channel, limits: .all(upTo: maxFrameBytes))
+    }
+
+    init(_ channel: any ByteChannel, limits: FrameLimits) {
         self.channel = channel
-        decoder = FrameDecoder(maxPayloadBytes: maxFrameBytes)
+        decoder = FrameDecoder(limits: limits)
+    }
+
+    /// The frames accepted from now on, from the next one taken.
+    var limits: FrameLimits {
+        get { decoder.limits }
+        set { decoder.limits = newValue }
     }
 
     /// Sends `message`, waiting for a slow reader until `deadline`.
@@ -59,19 +73,29 @@ final class MessageChannel {
     /// 64 KiB, so the default 30 s allows a link down to about 2 KB/s.
     static let stallPiece = 64 * 1024
 
+    /// The most bytes one read takes.
+    static let readBytes = 64 * 1024
+
     /// The next message, or why there is none: the peer was silent until
     /// `deadline`, `wake` was signalled, or the peer closed the stream.
     ///
     /// - Throws: `SyncFailure` for a frame or message that does not decode,
     ///   and for a transport failure.
     func receive(orWake wake: Int32?, deadline: ContinuousClock.Instant?) throws(SyncFailure) -> Incoming {
-        while decoded.isEmpty {
-            do {
+        do {
+            while true {
+                // One frame at a time, each checked against the limits in
+                // force when it is taken: a frame that came early behind
+                // another (a batch behind a proof) meets the limits the
+                // first one leads to, not those it arrived under.
+                if let frame = try buffer.nextFrame(using: decoder) { return .message(try Message(frame)) }
                 switch try channel.waitReadable(orWake: wake, deadline: deadline) {
                 case .woken: return .woken
                 case .timedOut: return .timedOut
                 case .readable: break
                 }
+                let wanted = min(Self.readBytes, Frame.headerSize + decoder.maxPayloadBytes)
+                if readBuffer.count != wanted { readBuffer = Array(repeating: 0, count: wanted) }
                 let count: Int
                 do {
                     count = try readBuffer.withUnsafeMutableBytes { buffer throws(TransportError) in try channel.read(into: buffer, deadline: deadline) }
@@ -85,17 +109,15 @@ final class MessageChannel {
                 guard count > 0 else { return .closed }
                 bytesIn += count
                 buffer.append(contentsOf: readBuffer[..<count])
-                while let frame = try buffer.nextFrame(using: decoder) { decoded.append(try Message(frame)) }
-            } catch let error as TransportError {
-                throw .transport(error)
-            } catch let error as FrameError {
-                throw .frame(error)
-            } catch let error as MessageError {
-                throw .message(error)
-            } catch {
-                throw .transport(.system(operation: "read", errno: 0))
             }
+        } catch let error as TransportError {
+            throw .transport(error)
+        } catch let error as FrameError {
+            throw .frame(error)
+        } catch let error as MessageError {
+            throw .message(error)
+        } catch {
+            throw .transport(.system(operation: "read", errno: 0))
         }
-        return .message(decoded.removeFirst())
     }
 }

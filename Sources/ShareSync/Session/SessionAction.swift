@@ -2,7 +2,8 @@ import ShareLog
 
 /// What a session's state machines ask their driver to do, in order.
 ///
-/// The machines (`EventReceiver`, `EventSender`, the handshakes) are plain
+/// The machines (`SessionMachine` and the directions' machines in it,
+/// `EventReceiver`, `EventSender`, `ClipFetcher`; the handshakes) are plain
 /// values: they never touch a store, a socket or a clock. The driver
 /// carries out each action and reports what came of it back to the
 /// machine that asked, so every step of the protocol can be tested by
@@ -22,11 +23,19 @@ enum SessionAction: Equatable, Sendable {
     /// Read the next part of a snapshot (the log after `after`), and
     /// report it with `EventSender.readSnapshot(_:)`.
     case readSnapshot(after: UInt64, maxBytes: Int)
-    /// Call `EventSender.committed(_:)` once this store's log passes
-    /// `after` (follow mode).
+    /// Call `SessionMachine.committed(_:)` once this store's log passes
+    /// `after` (follow mode): at once if it already has.
     case awaitCommit(after: UInt64)
     /// This direction of the session is complete.
     case directionDone
+    /// The peer holds this many of this store's own events: if that is
+    /// more than this store made, it was restored from an older copy, and
+    /// must take a new identity (a durable write) before it sends anything.
+    /// Report with `SessionMachine.restoreChecked(renewed:)`.
+    case checkRestore(peerHolds: UInt64)
+    /// Answer a clip's fetch of these names from the store's indexes
+    /// (`ClipServer`), after the delay its guessing earned, with `records`.
+    case answerFetch([RecordName])
 }
 
 /// A cursor's place in the peer's log, without the time it was seen,

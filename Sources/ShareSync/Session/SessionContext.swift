@@ -47,12 +47,19 @@ public final class SessionContext: @unchecked Sendable {
     func registeredSignal() throws(SyncFailure) -> WakeSignal {
         let signal: WakeSignal
         do { signal = try WakeSignal() } catch { throw .transport(error) }
-        lock.withLock { signals[ObjectIdentifier(signal)] = signal }
-        if isStopping { signal.signal() }
+        register(signal)
         return signal
     }
 
-    /// Unregisters and closes a signal from `registeredSignal()`.
+    /// Makes `stop()` and `wakeAll()` reach `signal`, made elsewhere (a
+    /// server makes a session's before it admits the session, when its
+    /// descriptors can still be freed); `release` it when done.
+    func register(_ signal: WakeSignal) {
+        lock.withLock { signals[ObjectIdentifier(signal)] = signal }
+        if isStopping { signal.signal() }
+    }
+
+    /// Unregisters and closes a signal from `registeredSignal()` or `register`.
     func release(_ signal: WakeSignal) {
         _ = lock.withLock { signals.removeValue(forKey: ObjectIdentifier(signal)) }
         signal.close()

@@ -23,12 +23,23 @@ public struct SessionOptions: Sendable {
     /// The most bytes of events in one batch this side sends or asks for:
     /// well under the frame limit, so that a batch always fits.
     public var maxBatchBytes = 1 << 20
-    /// How many unknown record names in a row a clip connection may ask
-    /// for before each further fetch is slowed down.
+    /// How many unknown record names a client may ask for at once, across
+    /// its connections, before a server delays its answers
+    /// (`GuessingThrottle`).
     public var unknownFetchAllowance = 16
-    /// The delay added for each unknown name past the allowance, and its cap.
+    /// How long a client takes to earn one unknown name back: the delay
+    /// per unknown name past the allowance.
     public var unknownFetchDelay: Duration = .milliseconds(50)
+    /// The longest delay of one answer.
     public var unknownFetchDelayCap: Duration = .seconds(2)
+    /// How long a server keeps a clip's session that asks for nothing
+    /// (heartbeats do not count): its place in the clips' pool is given up
+    /// after this, with `error(idle)`.
+    public var clipIdleTimeout: Duration = .seconds(10)
+    /// How long a client keeps trying a server that answers `busy`, with
+    /// exponential backoff from 50 ms to 2 s and full jitter, before it
+    /// reports the server busy.
+    public var busyRetryWindow: Duration = .seconds(10)
 
     public init() {}
 }

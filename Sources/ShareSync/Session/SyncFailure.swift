@@ -36,11 +36,25 @@ public enum SyncFailure: Error, Sendable, CustomStringConvertible {
 
     /// The `error` message that tells the peer, when one is due: nothing
     /// can be sent over a broken stream.
+    /// Whether the server turned the session away for want of a place
+    /// (`busy`), in the handshake or as the session's first word: worth
+    /// trying again.
+    public var isBusy: Bool {
+        switch self {
+        case .handshake(.refused(.busy, _)), .session(.peerError(.busy, _)): true
+        default: false
+        }
+    }
+
     var errorMessage: Message? {
         switch self {
         case .transport, .peerSilent, .peerClosed: nil
         case .frame(let error):
-            if case .oversized = error { .error(code: .oversizedFrame, message: "\(error)") } else { .error(code: .malformedFrame, message: "\(error)") }
+            switch error {
+            case .oversized: .error(code: .oversizedFrame, message: "\(error)")
+            case .notAllowed: .error(code: .unexpectedMessage, message: "\(error)")
+            case .unknownType, .checksumMismatch: .error(code: .malformedFrame, message: "\(error)")
+            }
         case .message(let error): .error(code: .malformedFrame, message: "\(error)")
         case .handshake(let failure):
             if case .refused = failure { nil } else { .error(code: failure.code, message: failure.description) }

@@ -123,14 +123,15 @@ public final class Listener: @unchecked Sendable {
     private func channel(for connection: Int32, address: sockaddr_storage) -> SocketChannel {
         switch endpoint {
         case .unix:
-            var credentials = PeerCredentials()
-            var length = socklen_t(MemoryLayout<PeerCredentials>.size)
-            let peer =
-                getsockopt(connection, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0
-                ? "\(endpoint) (pid \(credentials.pid), uid \(credentials.uid))" : endpoint.description
-            return SocketChannel(adopting: connection, peer: peer)
+            guard let credentials = PeerCredentials(of: connection) else {
+                return SocketChannel(adopting: connection, peer: endpoint.description, client: "an unknown user")
+            }
+            return SocketChannel(
+                adopting: connection, peer: "\(endpoint) (pid \(credentials.pid), uid \(credentials.uid))", client: "uid \(credentials.uid)")
         default:
-            let channel = SocketChannel(adopting: connection, peer: SocketAddress.endpoint(of: address)?.description ?? "a TCP peer")
+            let peer = SocketAddress.endpoint(of: address)
+            let client = if case .tcp(let host, _) = peer { "tcp:\(host)" } else { "a TCP peer" }
+            let channel = SocketChannel(adopting: connection, peer: peer?.description ?? "a TCP peer", client: client)
             channel.disableNagle()
             return channel
         }
@@ -152,13 +153,4 @@ public final class Listener: @unchecked Sendable {
         Posix.close(descriptor)
         descriptor = -1
     }
-}
-
-/// Linux's `struct ucred` (`SO_PEERCRED`), which the Glibc module exports
-/// only with `_GNU_SOURCE`: the process and user at the other end of a Unix
-/// socket.
-private struct PeerCredentials {
-    var pid: pid_t = 0
-    var uid: uid_t = 0
-    var gid: gid_t = 0
 }

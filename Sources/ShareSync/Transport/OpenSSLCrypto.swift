@@ -1,7 +1,8 @@
 import COpenSSL
 
 /// The cryptographic primitives sync uses, all computed by OpenSSL's
-/// libcrypto: random bytes, HMAC-SHA256 and constant-time comparison.
+/// libcrypto: random bytes, HMAC-SHA256, HKDF-SHA256 and constant-time
+/// comparison.
 ///
 /// Each traps if libcrypto cannot do its work at all (no random source, no
 /// SHA-256 in the loaded providers): that is a broken installation, not a
@@ -45,6 +46,39 @@ enum OpenSSLCrypto {
             length == 32
         else { fail("EVP_MAC_final") }
         return mac
+    }
+
+    /// HKDF-SHA256 (RFC 5869) of `key` with `info` and no salt: 32 bytes,
+    /// through `EVP_KDF_fetch("HKDF")`, extract then expand.
+    static func hkdfSHA256(key: [UInt8], info: [UInt8]) -> [UInt8] {
+        guard let algorithm = EVP_KDF_fetch(nil, "HKDF", nil) else { fail("EVP_KDF_fetch(HKDF)") }
+        defer { EVP_KDF_free(algorithm) }
+        guard let context = EVP_KDF_CTX_new(algorithm) else { fail("EVP_KDF_CTX_new") }
+        defer { EVP_KDF_CTX_free(context) }
+        var output = [UInt8](repeating: 0, count: 32)
+        // "digest", "key" and "info" are OSSL_KDF_PARAM_*, macros Swift
+        // does not import.
+        let derived = "digest".withCString { digestName in
+            "SHA256".withCString { digest in
+                "key".withCString { keyName in
+                    "info".withCString { infoName in
+                        key.withUnsafeBytes { keyBytes in
+                            info.withUnsafeBytes { infoBytes in
+                                var parameters = [
+                                    OSSL_PARAM_construct_utf8_string(digestName, UnsafeMutablePointer(mutating: digest), 0),
+                                    OSSL_PARAM_construct_octet_string(keyName, UnsafeMutableRawPointer(mutating: keyBytes.baseAddress), keyBytes.count),
+                                    OSSL_PARAM_construct_octet_string(infoName, UnsafeMutableRawPointer(mutating: infoBytes.baseAddress), infoBytes.count),
+                                    OSSL_PARAM_construct_end(),
+                                ]
+                                return output.withUnsafeMutableBufferPointer { EVP_KDF_derive(context, $0.baseAddress, $0.count, &parameters) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        guard derived == 1 else { fail("EVP_KDF_derive(HKDF, SHA256)") }
+        return output
     }
 
     /// `CRYPTO_memcmp` of two byte strings; different lengths are unequal.

@@ -22,12 +22,17 @@ enum Posix {
     }
 
     /// Waits until `descriptor` is ready for `events` (`POLLIN`, `POLLOUT`).
-    /// Returns false when `deadline` passes first. An error or hang-up on
+    /// Returns false when `deadline` passes first; a deadline already
+    /// passed (`.now`) looks once without waiting. An error or hang-up on
     /// the descriptor counts as ready: the next read or write reports it.
     static func wait(_ descriptor: Int32, for events: Int16, deadline: ContinuousClock.Instant?) throws(TransportError) -> Bool {
         var entry = pollfd(fd: descriptor, events: events, revents: 0)
+        var looked = false
         while true {
-            guard let timeout = pollTimeout(until: deadline) else { return false }
+            // A deadline already passed still gets one look: it bounds the
+            // wait, not the work.
+            guard let timeout = pollTimeout(until: deadline) ?? (looked ? nil : 0) else { return false }
+            looked = true
             let ready = poll(&entry, 1, timeout)
             if ready > 0 { return true }
             if ready < 0, errno != EINTR { throw .system(operation: "poll", errno: errno) }
@@ -43,8 +48,10 @@ enum Posix {
     ) throws(TransportError) -> ChannelReadiness {
         var entries = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
         if let wake { entries.append(pollfd(fd: wake, events: Int16(POLLIN), revents: 0)) }
+        var looked = false
         while true {
-            guard let timeout = pollTimeout(until: deadline) else { return .timedOut }
+            guard let timeout = pollTimeout(until: deadline) ?? (looked ? nil : 0) else { return .timedOut }
+            looked = true
             let ready = poll(&entries, nfds_t(entries.count), timeout)
             if ready > 0 {
                 if entries[0].revents != 0 { return .readable }

@@ -12,13 +12,18 @@ import Glibc
 /// time; the only mutable state, the descriptor, is touched by that thread.
 public final class SocketChannel: ByteChannel, @unchecked Sendable {
     public let description: String
+    /// Who is at the other end, for limits that count per client: its
+    /// address without the port over TCP (`tcp:127.0.0.1`), its user on a
+    /// Unix socket (`uid 1000`); the endpoint for a client's own channel.
+    let client: String
     /// The socket; -1 once closed.
     private(set) var descriptor: Int32
 
     /// Takes ownership of `descriptor`, a connected non-blocking socket.
-    init(adopting descriptor: Int32, peer: String) {
+    init(adopting descriptor: Int32, peer: String, client: String? = nil) {
         self.descriptor = descriptor
         description = peer
+        self.client = client ?? peer
     }
 
     deinit { close() }
@@ -36,7 +41,11 @@ public final class SocketChannel: ByteChannel, @unchecked Sendable {
         let address = try SocketAddress(endpoint)
         let channel = SocketChannel(adopting: try Posix.streamSocket(address.family), peer: endpoint.description)
         try channel.finishConnecting(to: endpoint, address: address, deadline: deadline)
-        if case .tcp = endpoint { channel.disableNagle() }
+        switch endpoint {
+        case .tcp: channel.disableNagle()
+        case .unix(let path): try channel.checkServerIsThisUser(path: path)
+        default: break
+        }
         return channel
     }
 
@@ -71,6 +80,21 @@ public final class SocketChannel: ByteChannel, @unchecked Sendable {
                 throw Self.connectError(failure, endpoint)
             }
         }
+    }
+
+    /// Refuses a Unix socket whose server runs as another user than this
+    /// process (root's servers excepted): in a directory others can write,
+    /// such as /tmp, another user could have bound the path first, and a
+    /// main replica would push its cards to them. The kernel's record of
+    /// the server (`SO_PEERCRED`, taken at its `listen`) is checked on the
+    /// connected socket itself, so no file can be swapped in between.
+    private func checkServerIsThisUser(path: String) throws(TransportError) {
+        guard let credentials = PeerCredentials(of: descriptor) else {
+            throw .system(operation: "getsockopt(SO_PEERCRED) on \(path)", errno: errno)
+        }
+        guard credentials.uid != geteuid(), credentials.uid != 0 else { return }
+        close()
+        throw .socketOfAnotherUser(path: path, uid: credentials.uid)
     }
 
     private static func connectError(_ code: Int32, _ endpoint: Endpoint) -> TransportError {

@@ -1,8 +1,9 @@
 import Glibc
 
-/// The secret two replicas share: 32 random bytes. It authenticates both
-/// sides of a TLS connection (as a TLS 1.3 external pre-shared key) and
-/// signs the sync handshake (`hmac`).
+/// The secret two replicas share: 32 random bytes. Two keys are derived
+/// from it (`derived(for:)`): one authenticates both sides of a TLS
+/// connection (as a TLS 1.3 external pre-shared key), the other signs the
+/// sync handshake's proofs (`hmac`).
 ///
 /// A key file holds the key as 64 hexadecimal characters and a newline,
 /// exactly what `openssl rand -hex 32` prints, and only its owner may read
@@ -127,6 +128,22 @@ public struct SyncKey: Sendable, CustomStringConvertible, CustomReflectable {
     /// length or a length prefix.
     public func hmac(_ parts: [UInt8]...) -> [UInt8] {
         OpenSSLCrypto.hmacSHA256(key: bytes, parts: parts)
+    }
+
+    /// What a key derived from the shared one is for. Each job has a key
+    /// of its own, so that no value made with one (a TLS binder, a proof)
+    /// ever serves as the other.
+    public enum Purpose: String, Sendable {
+        /// The TLS 1.3 external pre-shared key of sync over TCP.
+        case tlsPreSharedKey = "sharelog-sync v2 tls psk"
+        /// The HMAC key of the handshake's proofs.
+        case handshakeProof = "sharelog-sync v2 handshake proof"
+    }
+
+    /// The key for `purpose`: HKDF-SHA256 of this key, with the purpose's
+    /// name as its info (docs/SYNC.md "Keys").
+    public func derived(for purpose: Purpose) -> SyncKey {
+        SyncKey(bytes: OpenSSLCrypto.hkdfSHA256(key: bytes, info: Array(purpose.rawValue.utf8)))
     }
 
     /// Whether `a` and `b` are equal, in a time that depends on their

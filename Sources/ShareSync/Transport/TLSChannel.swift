@@ -115,6 +115,51 @@ public final class TLSChannel: ByteChannel, @unchecked Sendable {
         return try client(over: socket, context: context, deadline: deadline)
     }
 
+    /// The server's side of a session whose handshake has not started:
+    /// `advanceHandshake()` runs it as the client's bytes arrive, never
+    /// waiting, so that one thread can hold many handshakes at once (the
+    /// sync server's `Vestibule`). Takes ownership of `socket`.
+    static func pendingServer(over socket: SocketChannel, context: TLSContext) throws(TransportError) -> TLSChannel {
+        precondition(context.role == .server, "TLSChannel.pendingServer needs a server context")
+        let channel: TLSChannel
+        do { channel = try TLSChannel(socket: socket, context: context) } catch {
+            socket.close()
+            throw error
+        }
+        if let ssl = channel.ssl { SSL_set_accept_state(ssl) }
+        return channel
+    }
+
+    /// Runs the handshake of a `pendingServer` as far as the bytes already
+    /// arrived allow, and sends what it answers, without waiting for the
+    /// peer: true once the handshake is complete, false while it needs
+    /// more of the client's bytes. Throws as the blocking handshake does,
+    /// and `.timedOut` when the client does not take the few hundred
+    /// bytes of the server's answer at once.
+    func advanceHandshake() throws(TransportError) -> Bool {
+        guard let ssl else { throw .channelClosed }
+        while true {
+            OpenSSLErrorQueue.clear()
+            let result = SSL_do_handshake(ssl)
+            let status = SSL_get_error(ssl, result)
+            let failure = result == 1 || status == SSL_ERROR_WANT_READ ? nil : classify(status: status, operation: "handshake")
+            try flushReporting(failure, deadline: .now)
+            if result == 1 {
+                established = true
+                return true
+            }
+            let count: Int
+            do { count = try socket.read(into: transfer, deadline: .now) } catch .timedOut { return false }
+            guard count > 0 else { throw .peerClosed(peer: socket.description) }
+            guard BIO_write(incoming, transfer.baseAddress, Int32(count)) == Int32(count) else {
+                throw .tls(operation: "buffering", peer: socket.description, details: OpenSSLErrorQueue.drain())
+            }
+        }
+    }
+
+    /// The socket under the session, for a poll loop that waits on many.
+    var descriptor: Int32 { socket.descriptor }
+
     private static func handshake(
         over socket: SocketChannel, context: TLSContext, deadline: ContinuousClock.Instant?
     ) throws(TransportError) -> TLSChannel {

@@ -2,7 +2,8 @@ import COpenSSL
 
 /// The OpenSSL configuration (`SSL_CTX`) of one side of sync's TLS, keyed
 /// by a `SyncKey`: TLS 1.3 only, one cipher suite, and authentication of
-/// both sides by the key as a TLS 1.3 external pre-shared key (RFC 8446
+/// both sides by the key's TLS key (`SyncKey.derived(for:
+/// .tlsPreSharedKey)`) as a TLS 1.3 external pre-shared key (RFC 8446
 /// §2.2, §4.2.11). No certificates are used.
 ///
 /// - Protocol: `TLS1_3_VERSION` is both the minimum and the maximum.
@@ -12,7 +13,10 @@ import COpenSSL
 ///   OpenSSL's default; PSK-only exchange (`SSL_OP_ALLOW_NO_DHE_KEX`) is
 ///   not allowed, so a key that leaks later does not decrypt recorded
 ///   sessions.
-/// - Identity: the client offers the fixed identity `sharelog-sync-v1`;
+/// - Identity: the client offers the fixed identity `sharelog-sync-v2`
+///   (protocol 1 offered `sharelog-sync-v1` with the shared key itself; a
+///   server of protocol 2 answers it with no key, so such a client fails
+///   the TLS handshake);
 ///   the server answers it with the same key. A side that holds another
 ///   key fails the PSK binder check: OpenSSL reports "binder does not
 ///   verify" on the server and the server's `decrypt_error` alert on the
@@ -41,12 +45,13 @@ public final class TLSContext: @unchecked Sendable {
 
     /// The PSK identity the client offers: fixed, it names the scheme, not
     /// the key.
-    static let identity: StaticString = "sharelog-sync-v1"
+    static let identity: StaticString = "sharelog-sync-v2"
     /// The one TLS 1.3 cipher suite offered and accepted.
     static let cipherSuiteName = "TLS_AES_128_GCM_SHA256"
 
-    /// A context for `role` that authenticates with `key`.
+    /// A context for `role` that authenticates with `key`'s TLS key.
     public init(role: Role, key: SyncKey) throws(TransportError) {
+        let key = key.derived(for: .tlsPreSharedKey)
         guard let handle = SSL_CTX_new(role == .server ? TLS_server_method() : TLS_client_method()) else {
             throw .tls(operation: "set-up", peer: "no peer yet", details: OpenSSLErrorQueue.drain())
         }
@@ -101,7 +106,7 @@ public final class TLSContext: @unchecked Sendable {
 }
 
 /// The server's PSK callback (`SSL_psk_find_session_cb_func`): answers the
-/// identity `sharelog-sync-v1` with the key. Another identity gets no PSK,
+/// identity `sharelog-sync-v2` with the key. Another identity gets no PSK,
 /// and the handshake then fails, since the server has no certificate.
 private let findSession: SSL_psk_find_session_cb_func = { ssl, identity, identityLength, session in
     guard let ssl, let session else { return 0 }
@@ -116,7 +121,7 @@ private let findSession: SSL_psk_find_session_cb_func = { ssl, identity, identit
 }
 
 /// The client's PSK callback (`SSL_psk_use_session_cb_func`): offers the
-/// key under the identity `sharelog-sync-v1`. OpenSSL may call it a second
+/// key under the identity `sharelog-sync-v2`. OpenSSL may call it a second
 /// time (after a HelloRetryRequest) with the server's chosen hash in
 /// `digest`; the key is offered again only for SHA-256. Each call hands a
 /// new session over to OpenSSL.

@@ -10,6 +10,9 @@ public enum TransportError: Error, Equatable, Sendable, CustomStringConvertible 
     case connectionRefused(Endpoint)
     /// No socket file exists at the path of a `unix:` endpoint (`ENOENT`).
     case noSuchSocket(path: String)
+    /// The server at a `unix:` endpoint runs as another user (`uid`), who
+    /// could have taken the path first to hear what this side sends.
+    case socketOfAnotherUser(path: String, uid: UInt32)
     /// Another server already listens at the endpoint.
     case addressInUse(Endpoint)
     /// The path of a `unix:` endpoint holds something that is not a socket,
@@ -47,6 +50,9 @@ public enum TransportError: Error, Equatable, Sendable, CustomStringConvertible 
             "nothing accepts connections at \(endpoint): start 'sharelog serve --listen \(endpoint)' there, or check the address"
         case .noSuchSocket(let path):
             "no socket at \(path): start 'sharelog serve --listen unix:\(path)', or check the path"
+        case .socketOfAnotherUser(let path, let uid):
+            "the server at \(path) runs as uid \(uid), not as this user: another user may have taken the path to hear what is sent; "
+                + "nothing was sent. Serve and sync as the same user, in a directory only that user can write"
         case .addressInUse(let endpoint):
             "another server already listens at \(endpoint): stop it, or choose another address"
         case .notASocket(let path):

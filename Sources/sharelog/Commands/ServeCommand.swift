@@ -3,12 +3,17 @@ import ShareSync
 
 struct ServeCommand: Command {
     static let name = "serve"
-    static let synopsis = "serve --listen unix:PATH|tcp:HOST:PORT | --stdio [--key-file F] [--max-connections 64] [--heartbeat 5] [--peer-timeout 20]"
+    static let synopsis =
+        "serve --listen unix:PATH|tcp:HOST:PORT | --stdio [--key-file F] [--max-connections 64] [--max-clip-sessions 16] [--clip-idle-timeout 10] "
+        + "[--max-handshakes 256] [--heartbeat 5] [--peer-timeout 20]"
     static let summary = "Serve the store to sync clients until SIGINT or SIGTERM; one log line per session on stderr."
 
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         let sync = try SyncOptions(&arguments, endpointOption: "listen")
         let maxConnections = try arguments.integer("max-connections", in: 1...10_000) ?? 64
+        let maxClipSessions = try arguments.integer("max-clip-sessions", in: 0...10_000) ?? 16
+        let clipIdleTimeout = try arguments.integer("clip-idle-timeout", in: 1...3600)
+        let maxHandshakes = try arguments.integer("max-handshakes", in: 1...100_000) ?? 256
         // Hidden (not in the synopsis): how long a connection may take to
         // finish its handshake, 5 s by default; the fault tests shorten it.
         let handshakeTimeout = try arguments.integer("handshake-timeout", in: 1...3600)
@@ -18,13 +23,20 @@ struct ServeCommand: Command {
         configuration.key = sync.key
         configuration.options = sync.session
         if let handshakeTimeout { configuration.options.handshakeTimeout = .seconds(handshakeTimeout) }
+        if let clipIdleTimeout { configuration.options.clipIdleTimeout = .seconds(clipIdleTimeout) }
         configuration.maxConnections = maxConnections
-        configuration.log = { logLine($0) }
+        configuration.maxClipSessions = maxClipSessions
+        configuration.maxWaitingConnections = maxHandshakes
+        // The server never waits on its log: a standard error nobody reads
+        // costs lines (counted), not progress.
+        let log = LogQueue { logLine($0) }
+        defer { log.close() }
+        configuration.log = { log.append($0) }
         let server = SyncServer(store: store, configuration: configuration)
         let sessions = SessionContext()
-        StopSignals.install(sessions) { number in logLine("signal \(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping") }
+        StopSignals.install(sessions) { number in log.append("signal \(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping") }
         if case .stdio = sync.endpoint {
-            logLine(server.serveStdio(context: sessions))
+            log.append(server.serveStdio(context: sessions))
             return ExitCode.success
         }
         do { try server.serve(context: sessions) } catch { throw CLIError.failure("\(error)") }

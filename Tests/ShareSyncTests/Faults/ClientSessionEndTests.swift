@@ -7,7 +7,7 @@ import Testing
 /// How a client's session ends when its server misbehaves or stops; each
 /// found by the `session` fuzz target.
 @Suite(.timeLimit(.minutes(1))) struct ClientSessionEndTests {
-    static let unknownType = "the peer sent a frame of type 0, which this build does not know (1…16): "
+    static let unknownType = "the peer sent a frame of type 0, which this build does not know (1…17): "
         + "it is not a ShareLog sync peer, or a newer one; check both versions"
 
     /// A client that sends `hello` to a server on a Unix socket in
@@ -51,7 +51,7 @@ import Testing
     /// How a server may end a clip's session before answering its fetch,
     /// and what the clip says of it.
     static let endings: [(message: Message, outcome: String)] = [
-        (.error(code: .shuttingDown, message: "the server is stopping"), "the peer ended the session: the server is stopping (shuttingDown)"),
+        (.error(code: .shuttingDown, message: "the server is stopping"), #"the peer ended the session: "the server is stopping" (shuttingDown)"#),
         (.bye, "the peer sent bye while the client's directions were not done (only a client ends a session); it does not follow the protocol"),
     ]
 
@@ -69,10 +69,12 @@ import Testing
         }, in: directory)
         defer { server.close(); listener.close() }
         let welcome = Message.Welcome(
-            version: 1, replica: ReplicaID(uuid: UUID(uuidString: "5c2f8d0e-6a1b-4c3d-8e9f-0a1b2c3d4e5f")!),
+            version: 2, replica: ReplicaID(uuid: UUID(uuidString: "5c2f8d0e-6a1b-4c3d-8e9f-0a1b2c3d4e5f")!),
             epoch: Epoch(uuid: UUID(uuidString: "7d3e9f1a-2b4c-4d5e-9f0a-1b2c3d4e5f60")!), nonce: HandshakeNonce(bytes: [UInt8](repeating: 3, count: 32))!,
-            heldOfYou: 0, proof: nil)
-        try server.write(FrameEncoder.encode(Message.welcome(welcome).frame), deadline: after(.seconds(30)))
+            proof: nil)
+        try server.write(
+            FrameEncoder.encode(Message.welcome(welcome).frame) + FrameEncoder.encode(Message.accepted(Message.Accepted(heldOfYou: 0, proof: nil)).frame),
+            deadline: after(.seconds(30)))
         let fetch = try server.read(exactly: 9 + 2 + 16, deadline: after(.seconds(30)))
         #expect(try RawPeer.messages(in: fetch) == [.fetch([name])])
         try server.write(FrameEncoder.encode(Self.endings[ending].message.frame), deadline: after(.seconds(30)))

@@ -23,31 +23,39 @@ struct GoldenFrame: CustomTestStringConvertible, Sendable {
     static let hello = GoldenFrame(
         name: "hello",
         bytes: hex("""
-            0000004a 01 f3634c58
+            0000004a 01 1baee434
             534c5359
-            0001 0001 01 05
+            0002 0002 01 05
             00112233445566778899aabbccddeeff
             f0e1d2c3b4a5968778695a4b3c2d1e0f
             000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
             """),
         message: .hello(Message.Hello(
-            versions: 1 ... 1, role: .main, directions: [.pull, .follow], replica: replica, epoch: epoch,
+            versions: 2 ... 2, role: .main, directions: [.pull, .follow], replica: replica, epoch: epoch,
             nonce: HandshakeNonce(bytes: 0x00 ... 0x1F)!)))
 
     static let welcome = GoldenFrame(
         name: "welcome",
         bytes: hex("""
-            0000006b 02 15826247
-            0001
+            00000063 02 72d282d2
+            0002
             00112233445566778899aabbccddeeff
             f0e1d2c3b4a5968778695a4b3c2d1e0f
             202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f
-            0000000000000003
             20 a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf
             """),
         message: .welcome(Message.Welcome(
-            version: 1, replica: replica, epoch: epoch, nonce: HandshakeNonce(bytes: 0x20 ... 0x3F)!, heldOfYou: 3,
+            version: 2, replica: replica, epoch: epoch, nonce: HandshakeNonce(bytes: 0x20 ... 0x3F)!,
             proof: HandshakeProof(bytes: 0xA0 ... 0xBF)!)))
+
+    static let accepted = GoldenFrame(
+        name: "accepted",
+        bytes: hex("""
+            00000029 11 f9dd83af
+            0000000000000003
+            20 a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf
+            """),
+        message: .accepted(Message.Accepted(heldOfYou: 3, proof: HandshakeProof(bytes: 0xA0 ... 0xBF)!)))
 
     static let pull = GoldenFrame(
         name: "pull",
@@ -107,5 +115,5 @@ struct GoldenFrame: CustomTestStringConvertible, Sendable {
             """),
         message: .error(code: .busy, message: "trop occupé"))
 
-    static let all = [hello, welcome, pull, batch, snapshotRequired, records, heartbeat, error]
+    static let all = [hello, welcome, accepted, pull, batch, snapshotRequired, records, heartbeat, error]
 }

@@ -32,9 +32,9 @@ import TestSupport
              error: .invalidValue(.hello, field: "role", value: 0)),
         Case(name: "hello role 3", type: .hello, payload: hex("534c5359 0001 0001 03") + hello.dropFirst(9),
              error: .invalidValue(.hello, field: "role", value: 3)),
-        // The golden welcome up to heldOfYou (74 bytes), then a 31-byte proof.
+        // The golden welcome up to its nonce (66 bytes), then a 31-byte proof.
         Case(name: "welcome proofLength 31", type: .welcome,
-             payload: Array(GoldenFrame.welcome.payload.prefix(74)) + [31] + Array(repeating: 0, count: 31),
+             payload: Array(GoldenFrame.welcome.payload.prefix(66)) + [31] + Array(repeating: 0, count: 31),
              error: .invalidValue(.welcome, field: "proofLength", value: 31)),
         Case(name: "welcome cut in the proof", type: .welcome, payload: Array(GoldenFrame.welcome.payload.dropLast()),
              error: .truncated(.welcome, field: "proof")),
@@ -76,7 +76,7 @@ import TestSupport
              error: .truncated(.records, field: "records[0].events[0]")),
         Case(name: "error without its code", type: .error, payload: hex("00"), error: .truncated(.error, field: "code")),
         Case(name: "error code 0", type: .error, payload: hex("0000 6f6b"), error: .invalidValue(.error, field: "code", value: 0)),
-        Case(name: "error code 13", type: .error, payload: hex("000d"), error: .invalidValue(.error, field: "code", value: 13)),
+        Case(name: "error code 14", type: .error, payload: hex("000e"), error: .invalidValue(.error, field: "code", value: 14)),
     ]
 
     @Test(arguments: malformed)

@@ -16,10 +16,12 @@ enum MessageSamples {
         case .welcome:
             return .welcome(Message.Welcome(
                 version: .random(in: 0...UInt16.max, using: &rng), replica: identifier(&rng), epoch: identifier(&rng),
-                nonce: HandshakeNonce(bytes: bytes(32, &rng))!, heldOfYou: rng.next(),
+                nonce: HandshakeNonce(bytes: bytes(32, &rng))!,
                 proof: Bool.random(using: &rng) ? HandshakeProof(bytes: bytes(32, &rng))! : nil))
         case .authenticate:
             return .authenticate(proof: HandshakeProof(bytes: bytes(32, &rng))!)
+        case .accepted:
+            return .accepted(Message.Accepted(heldOfYou: rng.next(), proof: Bool.random(using: &rng) ? HandshakeProof(bytes: bytes(32, &rng))! : nil))
         case .pull:
             return .pull(Message.Pull(
                 knownEpoch: Bool.random(using: &rng) ? identifier(&rng) : nil, after: rng.next(), follow: .random(using: &rng),

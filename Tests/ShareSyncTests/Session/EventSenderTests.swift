@@ -43,6 +43,24 @@ import Testing
         #expect(throws: SessionError.ackBeyondSent(acked: 7, sent: 6)) { try sender.receive(.ack(through: 7)) }
     }
 
+    @Test func aRepeatedOrEarlyAckCannotWidenTheWindow() throws {
+        var sender = EventSender(peer: Self.peer, maxBatchBytes: 4096)
+        _ = try sender.receive(Self.pull(after: 0, epoch: nil))
+        _ = sender.read(.batch(Self.batch(1...2, last: 8)))
+        _ = sender.read(.batch(Self.batch(3...4, last: 8)))
+        // Batches through 2 and 4 are out. The ack of 2 opens one read.
+        #expect(try sender.receive(.ack(through: 2)) == [.readLog(after: 4, epoch: Self.epoch, maxBytes: 4096)])
+        _ = sender.read(.batch(Self.batch(5...6, last: 8)))
+        // The same ack again would let a third batch out unacknowledged.
+        #expect(throws: SessionError.ackOutOfTurn(acked: 2, awaiting: 4)) { try sender.receive(.ack(through: 2)) }
+        var skipping = EventSender(peer: Self.peer, maxBatchBytes: 4096)
+        _ = try skipping.receive(Self.pull(after: 0, epoch: nil))
+        _ = skipping.read(.batch(Self.batch(1...2, last: 8)))
+        _ = skipping.read(.batch(Self.batch(3...4, last: 8)))
+        // Acking the second batch first skips the first one's turn.
+        #expect(throws: SessionError.ackOutOfTurn(acked: 4, awaiting: 2)) { try skipping.receive(.ack(through: 4)) }
+    }
+
     @Test func followingItWaitsForACommitAndSendsWhatFollows() throws {
         var sender = EventSender(peer: Self.peer, maxBatchBytes: 4096)
         _ = try sender.receive(Self.pull(after: 2, epoch: Self.epoch, follow: true))

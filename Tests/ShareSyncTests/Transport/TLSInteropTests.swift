@@ -4,8 +4,10 @@ import TestSupport
 @testable import ShareSync
 
 /// ShareLog's TLS is standard TLS 1.3 with an external pre-shared key:
-/// OpenSSL's own command-line server and client, given the key file's hex
-/// and the identity `sharelog-sync-v1`, talk with `TLSChannel`.
+/// OpenSSL's own command-line server and client, given the TLS key that
+/// `openssl kdf` derives from the key file's hex (HKDF-SHA256, info
+/// `sharelog-sync v2 tls psk`) and the identity `sharelog-sync-v2`, talk
+/// with `TLSChannel`.
 @Suite(.timeLimit(.minutes(1))) struct TLSInteropTests {
     private static let openssl = "/usr/bin/openssl"
 
@@ -14,12 +16,19 @@ import TestSupport
         let output: String
     }
 
-    /// A key written to a key file, with the hex the file holds.
+    /// A key written to a key file, with the hex of the TLS key that
+    /// OpenSSL's command line derives from what the file holds.
     private func keyAndHex(in directory: TemporaryDirectory) throws -> (SyncKey, String) {
         let path = directory.appending("sync.key")
         try SyncKey.generate().write(to: path)
         let hex = try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .newlines)
-        return (try SyncKey.load(from: path), hex)
+        let derived = try Subprocess.run(
+            Self.openssl,
+            ["kdf", "-keylen", "32", "-kdfopt", "digest:SHA256", "-kdfopt", "hexkey:\(hex)", "-kdfopt", "info:sharelog-sync v2 tls psk", "HKDF"],
+            input: [], timeout: .seconds(60))
+        let tlsKey = String(decoding: derived.output, as: UTF8.self).filter(\.isHexDigit).lowercased()
+        try #require(tlsKey.count == 64, "openssl kdf printed \(String(decoding: derived.output + derived.error, as: UTF8.self))")
+        return (try SyncKey.load(from: path), tlsKey)
     }
 
     @Test func aTLSChannelClientTalksToOpenSSLsServer() throws {
@@ -28,7 +37,7 @@ import TestSupport
         // -rev: the server answers each line reversed.
         let server = try Subprocess(
             Self.openssl,
-            ["s_server", "-accept", "127.0.0.1:0", "-nocert", "-psk", hex, "-psk_identity", "sharelog-sync-v1", "-naccept", "1", "-rev"],
+            ["s_server", "-accept", "127.0.0.1:0", "-nocert", "-psk", hex, "-psk_identity", "sharelog-sync-v2", "-naccept", "1", "-rev"],
             environment: [:])
         defer { server.kill() }
         var printed = ""
@@ -66,7 +75,7 @@ import TestSupport
         }
         let client = try Subprocess.run(
             Self.openssl,
-            ["s_client", "-connect", "127.0.0.1:\(port)", "-psk", hex, "-psk_identity", "sharelog-sync-v1", "-quiet"],
+            ["s_client", "-connect", "127.0.0.1:\(port)", "-psk", hex, "-psk_identity", "sharelog-sync-v2", "-quiet"],
             input: Array("ping\n".utf8), timeout: .seconds(60))
         #expect(try server.join("the server answered openssl s_client") == Array("ping\n".utf8))
         #expect(String(decoding: client.output, as: UTF8.self) == "pong\n", "\(String(decoding: client.error, as: UTF8.self))")
@@ -89,7 +98,7 @@ import TestSupport
             Self.openssl,
             [
                 "s_client", "-connect", "127.0.0.1:\(port)", "-psk", String(repeating: "5a", count: 32),
-                "-psk_identity", "sharelog-sync-v1", "-quiet",
+                "-psk_identity", "sharelog-sync-v2", "-quiet",
             ],
             input: Array("ping\n".utf8), timeout: .seconds(60))
         let error = #expect(throws: TransportError.self) { try server.join("the server refused openssl s_client") }

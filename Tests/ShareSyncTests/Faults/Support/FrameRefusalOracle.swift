@@ -11,17 +11,24 @@ struct FrameRefusalOracle {
     /// none is due (the server only times out).
     let code: SyncErrorCode?
 
-    /// The payload limit of docs/SYNC.md, "Limits".
-    static let limit = 4_194_304
+    /// The payload limits before a hello, from docs/SYNC.md "Limits": the
+    /// largest of any type (an `error`'s), and each type's own. Other
+    /// types may not come then.
+    static let largest = 514
+    static let limits: [UInt8: Int] = [1: 74, 15: 514, 16: 0]
 
     /// Nil for bytes that make a whole, intact frame: the oracle does not
     /// decode messages.
     init?(_ bytes: [UInt8], handshakeTimeout: String) {
         let length = bytes.count >= 4 ? bytes[0..<4].reduce(0) { $0 << 8 | Int($1) } : nil
-        if let length, length > Self.limit {
-            (reason, code) = ("frame of \(length) payload bytes, over the limit of \(Self.limit)", .oversizedFrame)
-        } else if bytes.count >= 5, !(1...16).contains(bytes[4]) {
+        if let length, length > Self.largest {
+            (reason, code) = ("frame of \(length) payload bytes, over the limit of \(Self.largest)", .oversizedFrame)
+        } else if bytes.count >= 5, !(1...17).contains(bytes[4]) {
             (reason, code) = ("frame of type \(bytes[4]), which this build does not know", .malformedFrame)
+        } else if bytes.count >= 5, Self.limits[bytes[4]] == nil {
+            (reason, code) = ("which may not come in the handshake, waiting for hello", .unexpectedMessage)
+        } else if let length, bytes.count >= 5, let limit = Self.limits[bytes[4]], length > limit {
+            (reason, code) = ("frame of \(length) payload bytes, over the limit of \(limit)", .oversizedFrame)
         } else if let length, bytes.count >= 9 + length {
             let stated = bytes[5..<9].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
             let computed = ReferenceCRC32.of([bytes[4]] + bytes[9..<9 + length])

@@ -25,6 +25,15 @@ final class HostileCrowd: Sendable {
 
     /// Trickling clients at once.
     static let trickles = 3
+    /// Idle clips at once: half the server's 16 clip places, so the good
+    /// clips share the rest.
+    static let idleClips = 8
+    /// The start of every idle clip's replica id, by which the server's log
+    /// lines of idle clips are told from the good clips'.
+    static let idleClipPrefix = "1d1ec119-0000-4000-8000-"
+    /// Connections the one-byte flood holds at once: more than the
+    /// server's 64 sessions.
+    static let oneByteFloodSize = 100
     /// Silent connections the flood holds at once: more than the server's
     /// 64 sessions and more than its 256 waiting places.
     static let floodSize = 300
@@ -48,11 +57,20 @@ final class HostileCrowd: Sendable {
     /// Starts every kind's threads.
     func start() {
         for kind in HostilePeer.allCases {
-            for lane in 0..<(kind == .trickle ? Self.trickles : 1) {
+            let lanes = switch kind {
+            case .trickle: Self.trickles
+            case .idleClip: Self.idleClips
+            default: 1
+            }
+            for lane in 0..<lanes {
                 running.add(1, ordering: .relaxed)
                 let thread = Thread { [self] in
                     defer { running.subtract(1, ordering: .relaxed) }
-                    if kind == .flood { flood() } else { repeatAttempts(kind, lane: lane) }
+                    switch kind {
+                    case .flood: flood(kind, holding: Self.floodSize, sending: nil)
+                    case .oneByteFlood: flood(kind, holding: Self.oneByteFloodSize, sending: 0x00)
+                    default: repeatAttempts(kind, lane: lane)
+                    }
                 }
                 thread.name = "hostile-\(kind.rawValue)-\(lane)"
                 thread.start()
@@ -91,7 +109,8 @@ final class HostileCrowd: Sendable {
                 case .trickle: outcome = try trickle()
                 case .wrongKey: outcome = try wrongKey()
                 case .replayedHandshake: outcome = try replayedHandshake()
-                case .flood: outcome = nil
+                case .idleClip: outcome = try idleClip()
+                case .flood, .oneByteFlood: outcome = nil
                 }
             } catch let error as TransportError {
                 outcome = .unreached("\(error)")
@@ -170,24 +189,65 @@ final class HostileCrowd: Sendable {
         return .refused
     }
 
-    /// Holds `floodSize` silent connections; every 200 ms, each the server
-    /// has closed counts as refused and is opened again.
-    private func flood() {
-        var connections: [SocketChannel?] = Array(repeating: nil, count: Self.floodSize)
+    /// A clip that finishes its handshake, then sends only heartbeats, every
+    /// 500 ms, until the server ends it: refused when the server ends it
+    /// for idleness or turns it away as busy; admitted when the server
+    /// tells it anything of a replica, or keeps it three idle timeouts.
+    private func idleClip() throws -> HostilePeer.Outcome? {
+        let peer = try RawPeer(target.endpoint)
+        let suffix = String(UInt64.random(in: 0..<(1 << 48)), radix: 16)
+        let replica = ReplicaID(Self.idleClipPrefix + String(repeating: "0", count: 12 - suffix.count) + suffix)!
+        let hello = ClientHandshake(
+            role: .clip, directions: [], replica: replica, epoch: Epoch(uuid: UUID()), key: nil,
+            nonce: HandshakeNonce(bytes: SyncKey.randomNonce())!)
+        try peer.send(FrameEncoder.encode(hello.start.frame))
+        let first = try peer.receive()
+        if case .error(.busy, _)? = first { return .refused }
+        guard case .welcome? = first else { return .unreached("the idle clip's hello got \(first.map { "\($0)" } ?? "no answer")") }
+        let second = try peer.receive()
+        if case .error(.busy, _)? = second { return .refused }
+        guard case .accepted(let accepted)? = second else { return .unreached("the idle clip got \(second.map { "\($0)" } ?? "no answer"), not accepted") }
+        guard accepted.heldOfYou == 0 else { return .admitted("a clip was told heldOfYou \(accepted.heldOfYou)") }
+        let admittedAt = ContinuousClock.now
+        while !isStopping {
+            Self.sendIgnoringClose(peer, FrameEncoder.encode(Message.heartbeat.frame))
+            if try peer.channel.waitReadable(orWake: nil, deadline: .now + .milliseconds(500)) == .readable {
+                let answer = try RawPeer.messages(in: peer.readUntilClosed())
+                guard answer.contains(where: { if case .error(.idle, _) = $0 { true } else { false } }) else {
+                    return .admitted("an idle clip was answered \(answer), not error(idle)")
+                }
+                return .refused
+            }
+            if ContinuousClock.now - admittedAt > .seconds(3 * HostileLoadBench.clipIdleTimeoutSeconds) {
+                return .admitted("the server kept a clip that asked for nothing for three idle timeouts")
+            }
+        }
+        return nil
+    }
+
+    /// Holds `size` connections that each sent `byte` (none: nothing);
+    /// every 200 ms, each the server has closed counts as refused and is
+    /// opened again.
+    private func flood(_ kind: HostilePeer, holding size: Int, sending byte: UInt8?) {
+        var connections: [SocketChannel?] = Array(repeating: nil, count: size)
         defer { connections.forEach { $0?.close() } }
         while !isStopping {
             for index in connections.indices {
                 if let connection = connections[index] {
                     guard (try? connection.waitReadable(orWake: nil, deadline: .now + .milliseconds(1))) != .timedOut else { continue }
-                    tally.record(.flood, .refused)
+                    tally.record(kind, .refused)
                     connection.close()
                     connections[index] = nil
                 }
-                do { connections[index] = try SocketChannel.connect(to: target.endpoint, deadline: .now + .seconds(5)) } catch {
-                    tally.record(.flood, .unreached("\(error)"))
+                do {
+                    let connection = try SocketChannel.connect(to: target.endpoint, deadline: .now + .seconds(5))
+                    if let byte { try? connection.write([byte], deadline: .now + .seconds(5)) }
+                    connections[index] = connection
+                } catch {
+                    tally.record(kind, .unreached("\(error)"))
                 }
             }
-            held.store(connections.count { $0 != nil }, ordering: .relaxed)
+            if kind == .flood { held.store(connections.count { $0 != nil }, ordering: .relaxed) }
             Thread.sleep(forTimeInterval: 0.2)
         }
     }

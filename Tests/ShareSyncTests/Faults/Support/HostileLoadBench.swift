@@ -14,6 +14,9 @@ final class HostileLoadBench {
     /// The server's session limit, given explicitly, and its handshake timeout.
     static let maxConnections = 64
     static let handshakeTimeoutSeconds = 3
+    /// How long a clip may ask for nothing: short, so the idle clips are
+    /// ended, and their places freed, many times during the test.
+    static let clipIdleTimeoutSeconds = 2
 
     let directory = TemporaryDirectory("hostile")
     let main: SharelogCLI
@@ -51,6 +54,7 @@ final class HostileLoadBench {
     func serve() throws -> ServeProcess {
         let server = try ServeProcess(main, socket: directory.appending("s"), extra: [
             "--key-file", keyFile, "--max-connections", "\(Self.maxConnections)", "--handshake-timeout", "\(Self.handshakeTimeoutSeconds)",
+            "--clip-idle-timeout", "\(Self.clipIdleTimeoutSeconds)",
         ])
         self.server = server
         return server

@@ -16,6 +16,14 @@ enum HostilePeer: String, CaseIterable, Sendable {
     /// Many connections held open without a byte, each reopened when the
     /// server drops it.
     case flood
+    /// Many connections that send one byte and then nothing (the start of
+    /// a frame's length), held open and reopened like the flood's: before,
+    /// each took a session thread and a place.
+    case oneByteFlood
+    /// Clips that finish their handshake and then only send heartbeats, so
+    /// as to hold the clips' places; each is refused when the server ends
+    /// it for idleness (or turns it away as busy).
+    case idleClip
 
     /// How one attempt of a bad client ended.
     enum Outcome: Equatable, Sendable {
