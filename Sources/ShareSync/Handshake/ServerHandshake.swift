@@ -43,7 +43,8 @@ struct ServerHandshake {
     }
 
     /// The frames the client may send now: the handshake's next message at
-    /// its exact size, or an `error`.
+    /// its exact size, or an `error` or `bye`. Once the client waits for
+    /// `accepted`, only those two; the session then sets its own limits.
     var frameLimits: FrameLimits {
         switch phase {
         case .awaitingHello: .handshake(expecting: .hello)

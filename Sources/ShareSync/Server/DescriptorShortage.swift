@@ -38,17 +38,18 @@ struct DescriptorShortage {
     /// Returns the log line due now, if any.
     mutating func failed(_ error: TransportError, droppedOne: Bool, at now: ContinuousClock.Instant) -> String? {
         failures += 1
+        let paused = pause
         if droppedOne {
             dropped += 1
         } else {
-            pausedUntil = now + pause
+            pausedUntil = now + paused
             pause = min(pause * 2, Self.longestPause)
         }
         guard lastLogged.map({ now >= $0 + .seconds(1) }) ?? true else { return nil }
         lastLogged = now
         defer { (failures, dropped) = (0, 0) }
         return "accept failed \(failures) times since the last such line: \(error); dropped \(dropped) connections that had not finished "
-            + "their handshake to make room" + (droppedOne ? "" : ", and stopped accepting for up to \(pause)")
+            + "their handshake to make room" + (droppedOne ? "" : ", and stopped accepting for \(paused)")
     }
 
     /// An accept worked: the next shortage pauses briefly again.
