@@ -34,18 +34,15 @@ public enum SyncFailure: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The `error` message that tells the peer, when one is due: nothing
-    /// can be sent over a broken stream.
-    /// Whether the server turned the session away for want of a place
-    /// (`busy`), in the handshake or as the session's first word: worth
-    /// trying again.
+    /// Whether the server turned the session away for want of a place: it
+    /// answers `busy` in the handshake, in place of its welcome or of
+    /// `accepted`, never once a session runs. Worth trying again.
     public var isBusy: Bool {
-        switch self {
-        case .handshake(.refused(.busy, _)), .session(.peerError(.busy, _)): true
-        default: false
-        }
+        if case .handshake(.refused(.busy, _)) = self { true } else { false }
     }
 
+    /// The `error` message that tells the peer, when one is due: nothing
+    /// can be sent over a broken stream.
     var errorMessage: Message? {
         switch self {
         case .transport, .peerSilent, .peerClosed: nil
