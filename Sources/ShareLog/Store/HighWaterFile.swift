@@ -53,11 +53,31 @@ struct HighWaterFile {
         FileManager.default.fileExists(atPath: path(in: directory))
     }
 
+    /// Makes the file unless it exists, holding an exclusive `flock` of the
+    /// store's directory (which changes nothing in it), so that processes
+    /// opening a store without the file at once never both make it: they
+    /// shared one temporary name, and the second rename failed, failing its
+    /// open (a follower racing `stats` on a new store, `HostileNetworkTests`).
+    /// Returns what `before` gives just before the file is made (the home,
+    /// whose ctime the making changes); nil when the file was there.
+    static func createIfMissing(in directory: String, durable: Bool, before: () throws -> [UInt8]) throws -> [UInt8]? {
+        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure("opening \(directory)") }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw failure("locking \(directory)") }
+        }
+        guard !exists(in: directory) else { return nil }
+        let home = try before()
+        try create(in: directory, durable: durable)
+        return home
+    }
+
     /// Makes the file with a record that names no epoch yet: written to a
     /// temporary file, synced, renamed into place and the directory synced,
     /// so the name never holds a partial file. This changes the
     /// directory's ctime: the open records its home after it.
-    static func create(in directory: String, durable: Bool) throws {
+    private static func create(in directory: String, durable: Bool) throws {
         let final = path(in: directory), temporary = final + ".tmp"
         var bytes = [UInt8](repeating: 0, count: 2 * slotSize)
         bytes.replaceSubrange(0..<recordSize, with: encode(Record(sequence: 1, epoch: nil, position: 0)))

@@ -122,8 +122,7 @@ public final class ShareStore: Sendable {
             if writable, !HighWaterFile.exists(in: path) {
                 // Nothing is made beside a store this build refuses.
                 do { _ = try storedIdentity(in: environment, schema: schema, path: path) } catch ShareLogError.storeNotFound {}
-                homeBeforeHighWater = try homeIdentity(at: path)
-                try HighWaterFile.create(in: path, durable: durable)
+                homeBeforeHighWater = try HighWaterFile.createIfMissing(in: path, durable: durable) { try homeIdentity(at: path) }
             } else {
                 homeBeforeHighWater = nil
             }

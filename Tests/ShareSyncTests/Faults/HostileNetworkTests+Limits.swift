@@ -114,7 +114,9 @@ extension HostileNetworkTests {
         defer { follower.kill() }
         try Deadline.block(until: "the follower holds the seeded events", timeout: .seconds(60), every: .milliseconds(100)) {
             server.pump()
-            guard follower.isRunning else { throw HarnessFailure.endedEarly("sync --follow", before: "it caught up", log: "") }
+            guard follower.isRunning else {
+                throw HarnessFailure.endedEarly("sync --follow", before: "it caught up", log: String(decoding: follower.errorOutput, as: UTF8.self))
+            }
             return (try? followerStore.eventCount()) == HostileNetworkBench.shares
         }
 

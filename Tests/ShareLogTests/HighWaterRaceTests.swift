@@ -1,0 +1,27 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Processes that open a new store at once each open it: the first open
+/// makes the high-water file, and the others wait for it rather than race
+/// it. They once shared one temporary name, and a losing open failed with
+/// "renaming high-water.tmp: No such file or directory" (16 of 60 rounds of
+/// this test's shape; a follower racing `stats` in `HostileNetworkTests`).
+@Suite(.timeLimit(.minutes(2))) struct HighWaterRaceTests {
+    @Test func processesOpeningANewStoreAtOnceAllOpenIt() throws {
+        for round in 0..<5 {
+            let directory = TemporaryDirectory("high-water-race")
+            let cli = SharelogCLI(store: directory.appending("store"), now: "2027-01-15T10:00:00Z")
+            // `sync` creates the store if it is missing, then fails to
+            // connect: nothing listens at that socket.
+            let socket = directory.appending("none.sock")
+            let processes = try (0..<8).map { _ in try cli.start(["sync", "--connect", "unix:\(socket)", "--pull"]) }
+            for (index, process) in processes.enumerated() {
+                let outcome = try process.finish(timeout: .seconds(60))
+                let error = String(decoding: outcome.error, as: UTF8.self)
+                #expect(error.contains("no socket at \(socket)"), "round \(round), process \(index): \(error)")
+                #expect(!error.contains("storage failed"), "round \(round), process \(index): \(error)")
+            }
+        }
+    }
+}
