@@ -54,13 +54,20 @@ final class MessageChannel: @unchecked Sendable {
     /// piece in time keeps the send going however long the whole frame
     /// takes, and one that stops taking bytes fails the send within
     /// `stallTimeout`.
+    ///
+    /// While the peer has no room, the channel keeps what the peer sends,
+    /// up to `readAheadBytes`, for `receive` to take after: a peer that is
+    /// itself writing a batch to this side can finish it and go back to
+    /// reading, so two sides that write at once never wait on each other.
     func send(_ message: Message, stallTimeout: Duration) throws(TransportError) {
         let bytes = FrameEncoder.encode(message.frame)
         var offset = 0
         repeat {
             let end = min(offset + Self.stallPiece, bytes.count)
             let failure = bytes.withUnsafeBytes { all -> TransportError? in
-                do throws(TransportError) { try channel.write(UnsafeRawBufferPointer(rebasing: all[offset..<end]), deadline: .now + stallTimeout) } catch { return error }
+                do throws(TransportError) {
+                    try channel.write(UnsafeRawBufferPointer(rebasing: all[offset..<end]), deadline: .now + stallTimeout, readingAhead: readAheadBytes)
+                } catch { return error }
                 return nil
             }
             if let failure { throw failure }
@@ -68,6 +75,13 @@ final class MessageChannel: @unchecked Sendable {
             offset = end
         } while offset < bytes.count
     }
+
+    /// The most of the peer's bytes a send keeps while it waits for room:
+    /// two of the largest frames allowed now, what a peer that keeps to
+    /// the protocol writes before it reads (a sender's window is two
+    /// batches; acks and heartbeats are a few bytes), and a few hundred
+    /// bytes in a clip's session, whose frames are small fetches.
+    var readAheadBytes: Int { 2 * (Frame.headerSize + decoder.maxPayloadBytes) + Self.readBytes }
 
     /// The bytes a slow reader must take within a write's stall timeout:
     /// 64 KiB, so the default 30 s allows a link down to about 2 KB/s.

@@ -24,6 +24,16 @@ public protocol ByteChannel: AnyObject, Sendable, CustomStringConvertible {
     /// write and should be closed.
     func write(_ bytes: UnsafeRawBufferPointer, deadline: ContinuousClock.Instant?) throws(TransportError)
 
+    /// Writes as `write(_:deadline:)` does, and while the peer has no room
+    /// for the bytes, takes what the peer sends meanwhile, up to `limit`
+    /// bytes held, for later reads to return first. Two sides that both
+    /// write more than the connection buffers, and read only after, then
+    /// never wait on each other (docs/SYNC.md "Both ways in one session").
+    /// The end of the stream or a failed read met meanwhile is reported by
+    /// the read that comes to it; the write goes on while the peer takes
+    /// bytes. A channel that cannot read ahead (the default) just writes.
+    func write(_ bytes: UnsafeRawBufferPointer, deadline: ContinuousClock.Instant?, readingAhead limit: Int) throws(TransportError)
+
     /// Waits until a `read` would find something (bytes, the end of the
     /// stream, an error), or `wake` becomes readable, or `deadline` passes.
     /// Bytes that the channel has already taken from the kernel (a TLS
@@ -45,6 +55,10 @@ public protocol ByteChannel: AnyObject, Sendable, CustomStringConvertible {
 }
 
 extension ByteChannel {
+    public func write(_ bytes: UnsafeRawBufferPointer, deadline: ContinuousClock.Instant?, readingAhead limit: Int) throws(TransportError) {
+        try write(bytes, deadline: deadline)
+    }
+
     /// Writes all of `bytes` (see `write(_:deadline:)`).
     public func write(_ bytes: [UInt8], deadline: ContinuousClock.Instant?) throws(TransportError) {
         let written = bytes.withUnsafeBytes { buffer in

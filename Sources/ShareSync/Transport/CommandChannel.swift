@@ -61,6 +61,10 @@ public final class CommandChannel: ByteChannel, @unchecked Sendable {
         try pipes.write(bytes, deadline: deadline)
     }
 
+    public func write(_ bytes: UnsafeRawBufferPointer, deadline: ContinuousClock.Instant?, readingAhead limit: Int) throws(TransportError) {
+        try pipes.write(bytes, deadline: deadline, readingAhead: limit)
+    }
+
     public func waitReadable(orWake wake: Int32?, deadline: ContinuousClock.Instant?) throws(TransportError) -> ChannelReadiness {
         try pipes.waitReadable(orWake: wake, deadline: deadline)
     }

@@ -64,6 +64,46 @@ enum Posix {
         }
     }
 
+    /// What ended a wait of a write (`waitWritable(_:orReadable:deadline:)`).
+    enum WriteReadiness: Equatable {
+        case writable
+        /// The descriptor watched for reading is readable (or has an
+        /// error or hang-up to report) and `output` is not writable.
+        case readable
+        case timedOut
+    }
+
+    /// Waits until `output` takes bytes or `input` (when given; it may be
+    /// `output` itself, a socket) has something to read, or `deadline`
+    /// passes. When both are ready the answer is `.writable`. An error or
+    /// hang-up on `output` counts as writable: the next write reports it.
+    static func waitWritable(
+        _ output: Int32, orReadable input: Int32?, deadline: ContinuousClock.Instant?
+    ) throws(TransportError) -> WriteReadiness {
+        var entries: [pollfd]
+        if input == output {
+            entries = [pollfd(fd: output, events: Int16(POLLOUT) | Int16(POLLIN), revents: 0)]
+        } else {
+            entries = [pollfd(fd: output, events: Int16(POLLOUT), revents: 0)]
+            if let input { entries.append(pollfd(fd: input, events: Int16(POLLIN), revents: 0)) }
+        }
+        let writable = Int16(POLLOUT) | Int16(POLLERR) | Int16(POLLNVAL)
+        var looked = false
+        while true {
+            guard let timeout = pollTimeout(until: deadline) ?? (looked ? nil : 0) else { return .timedOut }
+            looked = true
+            let ready = poll(&entries, nfds_t(entries.count), timeout)
+            if ready > 0 {
+                // A hang-up on a socket also sets POLLHUP: a read reports it
+                // (the end of the stream) before the write fails.
+                if entries[0].revents & writable != 0 { return .writable }
+                if input == nil, entries[0].revents & Int16(POLLHUP) != 0 { return .writable }
+                return .readable
+            }
+            if ready < 0, errno != EINTR { throw .system(operation: "poll", errno: errno) }
+        }
+    }
+
     /// What one `read`, `send` or `write` did.
     enum Outcome: Equatable {
         /// This many bytes moved; 0 from a read is the end of the file.

@@ -5,7 +5,8 @@ import Glibc
 /// The descriptor is non-blocking and close-on-exec; waits happen in
 /// `poll`, bounded by each call's deadline. Writes use `MSG_NOSIGNAL`, so a
 /// closed peer gives `TransportError.peerClosed` and never raises `SIGPIPE`.
-/// `EINTR` is retried.
+/// `EINTR` is retried. A write asked to read ahead keeps what the peer
+/// sends while it waits for room (`ReadAhead`), and reads return it first.
 ///
 /// `@unchecked Sendable`: the server hands a channel to the one thread that
 /// runs its session, and `ByteChannel`'s contract allows one thread at a
@@ -18,6 +19,8 @@ public final class SocketChannel: ByteChannel, @unchecked Sendable {
     let client: String
     /// The socket; -1 once closed.
     private(set) var descriptor: Int32
+    /// What the peer sent while a write waited for room.
+    private var readAhead = ReadAhead()
 
     /// Takes ownership of `descriptor`, a connected non-blocking socket.
     init(adopting descriptor: Int32, peer: String, client: String? = nil) {
@@ -115,6 +118,7 @@ public final class SocketChannel: ByteChannel, @unchecked Sendable {
 
     public func read(into buffer: UnsafeMutableRawBufferPointer, deadline: ContinuousClock.Instant?) throws(TransportError) -> Int {
         precondition(!buffer.isEmpty, "read(into:) needs room for at least one byte")
+        if let count = try readAhead.take(into: buffer) { return count }
         while true {
             guard descriptor >= 0 else { throw .channelClosed }
             switch Posix.read(descriptor, into: buffer) {
@@ -131,6 +135,10 @@ public final class SocketChannel: ByteChannel, @unchecked Sendable {
     }
 
     public func write(_ bytes: UnsafeRawBufferPointer, deadline: ContinuousClock.Instant?) throws(TransportError) {
+        try write(bytes, deadline: deadline, readingAhead: 0)
+    }
+
+    public func write(_ bytes: UnsafeRawBufferPointer, deadline: ContinuousClock.Instant?, readingAhead limit: Int) throws(TransportError) {
         var offset = 0
         while offset < bytes.count {
             guard descriptor >= 0 else { throw .channelClosed }
@@ -138,8 +146,11 @@ public final class SocketChannel: ByteChannel, @unchecked Sendable {
             case .transferred(let count):
                 offset += count
             case .wouldBlock:
-                guard try Posix.wait(descriptor, for: Int16(POLLOUT), deadline: deadline) else {
-                    throw .timedOut(waitingFor: "\(description) to take the bytes written to it")
+                let socket = descriptor
+                switch try Posix.waitWritable(socket, orReadable: readAhead.wants(upTo: limit) ? socket : nil, deadline: deadline) {
+                case .writable: continue
+                case .readable: readAhead.fill(upTo: limit, { Posix.read(socket, into: $0) }, failure: { failure($0, "read from") })
+                case .timedOut: throw .timedOut(waitingFor: "\(description) to take the bytes written to it")
                 }
             case .failed(let code):
                 throw failure(code, "write to")
@@ -149,6 +160,7 @@ public final class SocketChannel: ByteChannel, @unchecked Sendable {
 
     public func waitReadable(orWake wake: Int32?, deadline: ContinuousClock.Instant?) throws(TransportError) -> ChannelReadiness {
         guard descriptor >= 0 else { throw .channelClosed }
+        if !readAhead.isEmpty { return .readable }
         return try Posix.waitReadable(descriptor, orWake: wake, deadline: deadline)
     }
 

@@ -10,15 +10,20 @@ import Glibc
 /// which a writable pipe takes without blocking. A closed reader gives
 /// `TransportError.peerClosed`, never `SIGPIPE` (`send` with `MSG_NOSIGNAL`
 /// when the output is a socket, `SIGPIPE` blocked around `write` otherwise).
+/// A write asked to read ahead keeps what arrives on the input while the
+/// output has no room (`ReadAhead`), and reads return it first.
 ///
 /// `@unchecked Sendable`: as for `SocketChannel`, one thread at a time uses
 /// the channel, and only that thread touches its descriptors.
 public final class StdioChannel: ByteChannel, @unchecked Sendable {
     public let description: String
     /// The descriptors read and written; -1 once closed.
-    private var input: Int32, output: Int32
+    private(set) var input: Int32
+    private var output: Int32
     /// Whether `output` is a socket (`send` works on it).
     private let outputIsSocket: Bool
+    /// What the peer sent while a write waited for room.
+    private var readAhead = ReadAhead()
 
     /// A channel that reads `input` and writes `output`: by default
     /// standard input and output. Takes ownership of both.
@@ -34,6 +39,7 @@ public final class StdioChannel: ByteChannel, @unchecked Sendable {
 
     public func read(into buffer: UnsafeMutableRawBufferPointer, deadline: ContinuousClock.Instant?) throws(TransportError) -> Int {
         precondition(!buffer.isEmpty, "read(into:) needs room for at least one byte")
+        if let count = try readAhead.take(into: buffer) { return count }
         while true {
             guard input >= 0 else { throw .channelClosed }
             guard try Posix.wait(input, for: Int16(POLLIN), deadline: deadline) else {
@@ -42,18 +48,26 @@ public final class StdioChannel: ByteChannel, @unchecked Sendable {
             switch Posix.read(input, into: buffer) {
             case .transferred(let count): return count
             case .wouldBlock: continue
-            case .failed(ECONNRESET): throw .connectionReset(peer: description)
-            case .failed(let code): throw .system(operation: "read from standard input", errno: code)
+            case .failed(let code): throw readFailure(code)
             }
         }
     }
 
     public func write(_ bytes: UnsafeRawBufferPointer, deadline: ContinuousClock.Instant?) throws(TransportError) {
+        try write(bytes, deadline: deadline, readingAhead: 0)
+    }
+
+    public func write(_ bytes: UnsafeRawBufferPointer, deadline: ContinuousClock.Instant?, readingAhead limit: Int) throws(TransportError) {
         var offset = 0
         while offset < bytes.count {
             guard output >= 0 else { throw .channelClosed }
-            guard try Posix.wait(output, for: Int16(POLLOUT), deadline: deadline) else {
-                throw .timedOut(waitingFor: "standard output's reader to take the bytes written to it")
+            let source = input
+            switch try Posix.waitWritable(output, orReadable: readAhead.wants(upTo: limit) ? source : nil, deadline: deadline) {
+            case .writable: break
+            case .readable:
+                readAhead.fill(upTo: limit, { Posix.read(source, into: $0) }, failure: { readFailure($0) })
+                continue
+            case .timedOut: throw .timedOut(waitingFor: "standard output's reader to take the bytes written to it")
             }
             let piece = UnsafeRawBufferPointer(rebasing: bytes[offset..<min(bytes.count, offset + Int(PIPE_BUF))])
             switch outputIsSocket ? Posix.send(output, piece) : Posix.writeWithoutSIGPIPE(output, piece) {
@@ -68,6 +82,7 @@ public final class StdioChannel: ByteChannel, @unchecked Sendable {
 
     public func waitReadable(orWake wake: Int32?, deadline: ContinuousClock.Instant?) throws(TransportError) -> ChannelReadiness {
         guard input >= 0 else { throw .channelClosed }
+        if !readAhead.isEmpty { return .readable }
         return try Posix.waitReadable(input, orWake: wake, deadline: deadline)
     }
 
@@ -81,6 +96,10 @@ public final class StdioChannel: ByteChannel, @unchecked Sendable {
         }
         input = -1
         output = -1
+    }
+
+    private func readFailure(_ code: Int32) -> TransportError {
+        code == ECONNRESET ? .connectionReset(peer: description) : .system(operation: "read from standard input", errno: code)
     }
 
     private static func release(_ descriptor: Int32) {

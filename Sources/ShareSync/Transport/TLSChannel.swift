@@ -8,7 +8,9 @@ import COpenSSL
 /// and this class moves the bytes between them and the socket with the
 /// socket's deadlines, `MSG_NOSIGNAL` and `EINTR` handling. So a deadline
 /// bounds the handshake, reads and writes alike, and `SIGPIPE` is never
-/// raised. Everything OpenSSL allocates (`SSL`, its BIOs and PSK sessions)
+/// raised. A write that reads ahead leaves the peer's records to the
+/// socket's read-ahead, as ciphertext: OpenSSL is not entered again until
+/// the write is done. Everything OpenSSL allocates (`SSL`, its BIOs and PSK sessions)
 /// is freed on every path, failed handshakes included.
 ///
 /// The peer closing the socket without TLS's `close_notify` reads as the
@@ -218,6 +220,14 @@ public final class TLSChannel: ByteChannel, @unchecked Sendable {
     }
 
     public func write(_ bytes: UnsafeRawBufferPointer, deadline: ContinuousClock.Instant?) throws(TransportError) {
+        try write(bytes, deadline: deadline, readingAhead: 0)
+    }
+
+    /// The socket reads ahead for it: it keeps the peer's records as
+    /// ciphertext, given room for TLS's framing (22 bytes a record of up
+    /// to 16 KiB) on top of `limit`, and `read` decrypts them later.
+    public func write(_ bytes: UnsafeRawBufferPointer, deadline: ContinuousClock.Instant?, readingAhead limit: Int) throws(TransportError) {
+        let ciphertextLimit = limit > 0 ? limit + limit / 256 + Self.transferBytes : 0
         var offset = 0
         while offset < bytes.count {
             guard let ssl else { throw .channelClosed }
@@ -226,7 +236,7 @@ public final class TLSChannel: ByteChannel, @unchecked Sendable {
             OpenSSLErrorQueue.clear()
             let count = SSL_write(ssl, bytes.baseAddress! + offset, Int32(piece))
             let failure = count > 0 ? nil : classify(status: SSL_get_error(ssl, count), operation: "write")
-            try flushReporting(failure, deadline: deadline)
+            try flushReporting(failure, deadline: deadline, readingAhead: ciphertextLimit)
             offset += Int(count)
         }
     }
@@ -272,16 +282,16 @@ public final class TLSChannel: ByteChannel, @unchecked Sendable {
 
     /// Moves what OpenSSL wrote to the socket; then throws `failure`, if
     /// any. A failure to send is reported only when there is no `failure`.
-    private func flushReporting(_ failure: TransportError?, deadline: ContinuousClock.Instant?) throws(TransportError) {
-        do { try flush(deadline: deadline) } catch { throw failure ?? error }
+    private func flushReporting(_ failure: TransportError?, deadline: ContinuousClock.Instant?, readingAhead limit: Int = 0) throws(TransportError) {
+        do { try flush(deadline: deadline, readingAhead: limit) } catch { throw failure ?? error }
         if let failure { throw failure }
     }
 
-    private func flush(deadline: ContinuousClock.Instant?) throws(TransportError) {
+    private func flush(deadline: ContinuousClock.Instant?, readingAhead limit: Int = 0) throws(TransportError) {
         while BIO_ctrl_pending(outgoing) > 0 {
             let count = BIO_read(outgoing, transfer.baseAddress, Int32(transfer.count))
             guard count > 0 else { return }
-            try socket.write(UnsafeRawBufferPointer(rebasing: transfer[..<Int(count)]), deadline: deadline)
+            try socket.write(UnsafeRawBufferPointer(rebasing: transfer[..<Int(count)]), deadline: deadline, readingAhead: limit)
         }
     }
 
