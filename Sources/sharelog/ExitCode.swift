@@ -11,6 +11,19 @@ enum ExitCode {
     /// `relay`: the stream lost messages this replica never applied.
     static let snapshotRequired: Int32 = 6
 
+    /// The name of an exit code in `--json` errors (`ErrorReport`).
+    static func name(of code: Int32) -> String {
+        switch code {
+        case success: "ok"
+        case usage: "usage"
+        case notFound: "notFound"
+        case expired: "expired"
+        case invalidInput: "invalidInput"
+        case snapshotRequired: "snapshotRequired"
+        default: "failure"
+        }
+    }
+
     /// The exit code for an error that reached the top.
     static func of(_ error: any Error) -> Int32 {
         switch error {

@@ -17,11 +17,18 @@ struct ShareAnswer {
         var preview: VCardPreview?
         /// Where the answer came from, when not the server just now (`clip open`).
         var source: String?
+        /// With `--photo`: whether the photo was written.
+        var photoWritten: Bool?
+        /// With `--vcard --json`: the card itself.
+        var vCard: String?
     }
 
     var rawCard = false
     var photoPath: String?
     var source: String?
+
+    static let vCardOption = OptionSpec.flag("vcard", "print the raw vCard instead of the preview, ready for Contacts")
+    static let photoOption = OptionSpec.value("photo", "FILE", "also write the card's decoded photo to FILE")
 
     /// Shows `name` as `store` holds it, and returns the exit code: 0 for a
     /// live share, 4 for one that ended (nothing of its card is shown).
@@ -38,26 +45,36 @@ struct ShareAnswer {
             try print(Output(id: "\(name)", status: "expired", link: link, expiredAt: at.iso8601, reason: "\(reason)", source: source), context)
             return ExitCode.expired
         case .live(let share):
-            if rawCard {
+            let preview = try VCardPreview(parsing: share.vCard)
+            let photoWritten = try photoPath.map { path in try Self.savePhoto(of: preview, to: path) }
+            if rawCard, !context.json {
                 FileHandle.standardOutput.write(Data(share.vCard))
                 return ExitCode.success
             }
-            let preview = try VCardPreview(parsing: share.vCard)
-            if let photoPath { try Self.savePhoto(of: preview, to: photoPath) }
-            try print(Output(
+            var output = Output(
                 id: "\(name)", status: "live", link: link, createdAt: share.createdAt.iso8601, expiresAt: share.expiresAt.iso8601,
-                preview: preview, source: source), context)
+                preview: preview, source: source)
+            output.photoWritten = photoWritten
+            if rawCard { output.vCard = String(decoding: share.vCard, as: UTF8.self) }
+            try print(output, context)
             return ExitCode.success
         }
     }
 
-    static func savePhoto(of preview: VCardPreview, to path: String) throws {
+    /// Writes the card's photo to `path`; false, with a line on standard
+    /// error, when the card has no readable photo: a broken photo never
+    /// fails the command (its preview says why, in `warnings`).
+    ///
+    /// - Throws: `CLIError.failure` when the file cannot be written.
+    static func savePhoto(of preview: VCardPreview, to path: String) throws -> Bool {
         guard let photo = preview.photo else {
-            throw CLIError.failure("the card has no readable photo; nothing written to \(path)")
+            logLine("the card has no readable photo; nothing written to \(path)")
+            return false
         }
         guard FileManager.default.createFile(atPath: path, contents: photo.bytes) else {
-            throw CLIError.failure("cannot write the photo to \(path)")
+            throw CLIError.failure("cannot write the photo to \(path); the share itself is fine, and shown as asked")
         }
+        return true
     }
 
     private func print(_ output: Output, _ context: Context) throws {
@@ -69,10 +86,12 @@ struct ShareAnswer {
         context.print("link:     \(output.link)")
         if let source = output.source { context.print("source:   \(source)") }
         guard let preview = output.preview else { return }
-        context.print("name:     \(preview.name ?? "-")")
-        context.print("title:    \(preview.title ?? "-")")
-        context.print("company:  \(preview.organization ?? "-")")
-        context.print("photo:    \(preview.photo.map { "\($0.mediaType ?? "unknown type"), \($0.byteCount) bytes" } ?? "-")")
+        // The card's words are the sharer's: escaped, so that no field can
+        // print a line of its own or drive the terminal.
+        context.print("name:     \(preview.name.map(TerminalText.escaped) ?? "-")")
+        context.print("title:    \(preview.title.map(TerminalText.escaped) ?? "-")")
+        context.print("company:  \(preview.organization.map(TerminalText.escaped) ?? "-")")
+        context.print("photo:    \(preview.photo.map { "\($0.mediaType.map(TerminalText.escaped) ?? "unknown type"), \($0.byteCount) bytes" } ?? "-")")
         for warning in preview.warnings { context.print("warning:  \(warning)") }
     }
 }

@@ -31,10 +31,7 @@ struct SyncOptions {
             key = nil
         }
         if case .tcp = endpoint, role == .clip {
-            throw CLIError.usage(
-                "a clip does not sync over tcp:, whose TLS is keyed with the replicas' sync key, and a clip never holds that key; "
-                    + "fetch the share over HTTPS from the HTTP gateway (sharelog http) with 'sharelog clip open LINK [--http BASE_URL]', "
-                    + "or use unix: or exec:")
+            throw CLIError.usage(Self.clipTCPRefusal)
         }
         if case .tcp = endpoint, key == nil {
             throw CLIError.usage("TCP is encrypted with TLS under a shared key: give --key-file (make one with 'sharelog keygen FILE')")
@@ -46,6 +43,24 @@ struct SyncOptions {
         if let seconds = try arguments.integer("peer-timeout", in: 1...86_400) { session.peerTimeout = .seconds(seconds) }
         self.session = session
     }
+
+    /// The options read here, with the endpoint's named `endpoint`
+    /// (`listen` or `connect`).
+    static func options(endpoint: String) -> [OptionSpec] {
+        [
+            .value(endpoint, "unix:PATH|tcp:HOST:PORT|exec:COMMAND", endpoint == "listen" ? "where to listen" : "the server to connect to"),
+            .flag("stdio", endpoint == "listen" ? "serve one session over standard input and output (ssh)" : "sync over standard input and output"),
+            .value("key-file", "F", "the shared sync key (sharelog keygen): TLS over TCP, and the proof a main gives"),
+            .value("heartbeat", "5", "seconds of silence after which this side sends a heartbeat (1 to 3600)"),
+            .value("peer-timeout", "20", "seconds without a byte from the peer before the session is given up (1 to 86400)"),
+        ]
+    }
+
+    /// Why a clip is refused `tcp:`, and what it uses instead.
+    static let clipTCPRefusal =
+        "a clip does not sync over tcp:, whose TLS is keyed with the replicas' sync key, and a clip never holds that key; "
+        + "fetch the share over HTTPS from the HTTP gateway (sharelog http) with 'sharelog clip open LINK [--http BASE_URL]', "
+        + "or use unix: or exec:"
 
     /// Why a clip is refused `--key-file`, and what it uses instead.
     static let clipKeyRefusal =

@@ -3,30 +3,25 @@
 import Foundation
 import ShareLog
 
-func fail(_ message: String, code: Int32) -> Never {
-    FileHandle.standardError.write(Data("sharelog: \(message)\n".utf8))
-    exit(code)
-}
+let tokens = Array(CommandLine.arguments.dropFirst())
+/// `--json` anywhere asks for errors as JSON too, even when the command
+/// line cannot be parsed.
+let jsonErrors = tokens.contains("--json")
 
-var arguments = Arguments(CommandLine.arguments.dropFirst())
-if arguments.flag("help") || CommandLine.arguments.count == 1 {
-    print(Help.text)
-    exit(ExitCode.success)
-}
 do {
-    let context = try Context(&arguments)
-    var words = [try arguments.positional("command")]
-    if words[0] == "help" {
-        print(Help.text)
+    let invocation = try Invocation(tokens)
+    switch invocation {
+    case .help(let command):
+        print(command.map(Help.text(for:)) ?? Help.text)
         exit(ExitCode.success)
+    case .version:
+        print(Help.version(json: jsonErrors))
+        exit(ExitCode.success)
+    case .run(let command, var arguments):
+        let context = try Context(&arguments)
+        exit(try command.run(&arguments, context))
     }
-    if words[0] == "share" { words.append(try arguments.positional("share subcommand (create, get or revoke)")) }
-    if words[0] == "clip" { words.append(try arguments.positional("clip subcommand (open or last)")) }
-    let name = words.joined(separator: " ")
-    guard let command = commands.first(where: { $0.name == name }) else {
-        throw CLIError.usage("unknown command '\(name)'")
-    }
-    exit(try command.run(&arguments, context))
 } catch {
-    fail("\(error)", code: ExitCode.of(error))
+    ErrorReport(error).write(json: jsonErrors)
+    exit(ExitCode.of(error))
 }

@@ -57,7 +57,8 @@ import TestSupport
             (["share", "revoke", ended], 4,
              "sharelog: share \(ended) expired at 2026-12-01T10:20:00.000Z (revoked); ask its owner to share the card again\n"),
             (["share", "revoke", ended, "--json"], 4,
-             "sharelog: share \(ended) expired at 2026-12-01T10:20:00.000Z (revoked); ask its owner to share the card again\n"),
+             #"{"code":"expired","exitCode":4,"message":"share \#(ended) expired at 2026-12-01T10:20:00.000Z (revoked); ask its owner to share the card again"}"#
+                + "\n"),
             (["share", "revoke", live, "--now", "2026-12-01T11:00:00Z"], 4,
              "sharelog: share \(live) expired at 2026-12-01T11:00:00.000Z (ttl); ask its owner to share the card again\n"),
             (["share", "revoke", unknown], 3,
@@ -66,7 +67,8 @@ import TestSupport
              "sharelog: 'not-an-id' is not a record name; record names are UUIDs like 6f1c2a9e-58b4-4d9a-9f0e-2b7c1d3e4f50\n"),
             (["share", "revoke"], 2, "sharelog: missing share id or link; see 'sharelog help'\n"),
             (["share", "revoke", live, "extra"], 2, "sharelog: unexpected argument 'extra'; see 'sharelog help'\n"),
-            (["share", "revoke", live, "--ttl", "1h"], 2, "sharelog: unknown option --ttl; see 'sharelog help'\n"),
+            (["share", "revoke", live, "--ttl", "1h"], 2, "sharelog: --ttl is not an option of 'share revoke'; see 'sharelog help'\n"),
+            (["share", "revoke", live, "--verbose"], 2, "sharelog: unknown option --verbose; see 'sharelog help'\n"),
             (["share", "revoke", live, "--now", "yesterday"], 5,
              "sharelog: --now 'yesterday' is not an ISO 8601 time such as 2026-12-07T09:30:00Z\n"),
         ]

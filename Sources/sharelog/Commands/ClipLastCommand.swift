@@ -5,6 +5,8 @@ struct ClipLastCommand: Command {
     static let synopsis = "clip last [--vcard] [--photo FILE]"
     static let summary = "Relaunch without a link: show the share this clip showed last, from its own store, without the network."
 
+    static let options: [OptionSpec] = [ShareAnswer.vCardOption, ShareAnswer.photoOption]
+
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         var answer = ShareAnswer(rawCard: arguments.flag("vcard"), photoPath: try arguments.option("photo"))
         try arguments.finish()

@@ -10,17 +10,26 @@ struct ClipOpenCommand: Command {
     static let summary =
         "The clip's first launch: parse the link, fetch that one share over HTTPS from the link's host (or BASE_URL, or a sync server) into this store, show it."
 
+    static let options: [OptionSpec] = [
+        .value("http", "BASE_URL", "fetch from this gateway instead of the link's host (same path and query)"),
+        .value("ca-file", "F", "trust the certificate authorities in this PEM file for HTTPS"),
+        .value("connect", "unix:PATH|exec:COMMAND", "fetch over sync from this server instead of over HTTP(S)"),
+        ShareAnswer.vCardOption, ShareAnswer.photoOption,
+        // Declared only to be refused with the reason (a clip never holds the key).
+        .value("key-file", "F", "refused: a clip never holds the sync key", hidden: true),
+    ]
+
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         let link = try arguments.positional("App Clip link")
         // A clip never holds the sync key, however it fetches.
         if arguments.contains("key-file") { throw CLIError.usage(SyncOptions.clipKeyRefusal) }
         let base = try arguments.option("http")
         let caFile = try arguments.option("ca-file")
-        let viaSync = arguments.contains("connect") || arguments.contains("stdio")
-        if viaSync, base != nil || caFile != nil {
+        let connect = try arguments.option("connect")
+        if connect != nil, base != nil || caFile != nil {
             throw CLIError.usage("--connect fetches over sync, --http over HTTP(S) with --ca-file: give one way")
         }
-        let sync = viaSync ? try SyncOptions(&arguments, endpointOption: "connect", role: .clip) : nil
+        let server = try connect.map(Self.server)
         var answer = ShareAnswer(rawCard: arguments.flag("vcard"), photoPath: try arguments.option("photo"))
         try arguments.finish()
         // The link first, with the exact-domain parser: a bad one touches nothing.
@@ -33,7 +42,7 @@ struct ClipOpenCommand: Command {
         } catch let error as AppClipLinkError {
             throw ShareLogError.invalidLink(error.description)
         }
-        let fetch = try sync.map { sync in syncFetch(name, sync) } ?? httpFetch(name, link: link, base: base, caFile: caFile)
+        let fetch = try server.map { server in syncFetch(name, server) } ?? httpFetch(name, link: link, base: base, caFile: caFile)
         let store = try context.openStore(creatingIfMissing: true)
         do {
             try fetch(store)
@@ -56,12 +65,24 @@ struct ClipOpenCommand: Command {
         return try answer.show(name, from: store, context)
     }
 
+    /// The sync server of `--connect`: a Unix socket or a command. Not
+    /// `tcp:`, whose TLS is keyed with the replicas' key, nor standard
+    /// input and output, which are this clip's terminal.
+    private static func server(_ text: String) throws -> Endpoint {
+        let endpoint: Endpoint
+        do { endpoint = try Endpoint(parsing: text) } catch { throw CLIError.invalidInput("--connect: \(error)") }
+        switch endpoint {
+        case .unix, .command: return endpoint
+        case .tcp: throw CLIError.usage(SyncOptions.clipTCPRefusal)
+        case .stdio: throw CLIError.usage("--connect: a clip fetches over sync from unix:PATH or exec:COMMAND, not standard input and output")
+        }
+    }
+
     /// The sync fetch (`--connect`): a clip session, one `fetch` and its `records`.
-    private static func syncFetch(_ name: RecordName, _ sync: SyncOptions) -> (ShareStore) throws -> Void {
-        var request = SyncRequest(endpoint: sync.endpoint)
+    private static func syncFetch(_ name: RecordName, _ server: Endpoint) -> (ShareStore) throws -> Void {
+        var request = SyncRequest(endpoint: server)
         request.role = .clip
         request.names = [name]
-        request.options = sync.session
         return { store in _ = try SyncClient.run(request, store: store) }
     }
 

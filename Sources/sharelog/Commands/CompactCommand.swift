@@ -13,6 +13,8 @@ struct CompactCommand: Command {
         let bytesZeroed: Int
     }
 
+    static let options: [OptionSpec] = [.value("batch", "1000", "shares compacted per write transaction (1 to 100000)")]
+
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         let batch = try arguments.integer("batch", in: 1...100_000) ?? 1000
         try arguments.finish()

@@ -10,6 +10,12 @@ struct DemoCommand: Command {
     static let summary =
         "Run the multi-process demo in a fresh demo folder: share, serve, serve the links over HTTP, open a link as the clip, follow, expire, hand off; print a summary."
 
+    static let options: [OptionSpec] = [
+        .value("dir", "./sharelog-demo", "the demo folder, made anew (refused if it holds anything but an earlier demo)"),
+        .value("shares", "1000", "how many shares the main app makes"),
+        .value("photo-every", "10", "every Nth card carries a photo"),
+    ]
+
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         let directory = try arguments.option("dir") ?? "./sharelog-demo"
         let count = try arguments.integer("shares", in: 1...100_000) ?? 1000

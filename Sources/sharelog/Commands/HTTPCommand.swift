@@ -12,6 +12,23 @@ struct HTTPCommand: Command {
         """
     static let summary = "Serve the store's share links over HTTP(S) to App Clips, browsers and Apple's CDN until SIGINT or SIGTERM; one log line per request on stderr."
 
+    static let options: [OptionSpec] = [
+        .value("listen", "tcp:HOST:PORT|unix:PATH", "where to serve (default: tcp:127.0.0.1:8080)"),
+        .value("cert", "F", "the TLS certificate chain (PEM); with --key, serve HTTPS"),
+        .value("key", "F", "the TLS private key (PEM) for --cert"),
+        .values("app-id", "TEAMID.BUNDLE.Clip", "the App Clip's app identifier, for the association file"),
+        .values("full-app-id", "TEAMID.BUNDLE", "the full app's app identifier, for the association file"),
+        .value("app-store-id", "N", "the full app's App Store id, for the Smart App Banner"),
+        .value("max-connections", "1024", "connections served at once"),
+        .value("max-per-address", "16", "connections at once from one client address"),
+        .value("threads", "2", "threads that answer requests"),
+        .values("trusted-proxy", "ADDRESS", "a proxy whose X-Forwarded-For names the client"),
+        .value("header-timeout", "10", "seconds a client has to send its request's headers"),
+        .value("request-limit", "100,20ms", "requests per client address: a burst, then one per interval"),
+        .value("miss-limit", "20,20s", "unknown ids per client address: a burst, then one per interval"),
+        .flag("no-rate-limit", "turn both rate limits off (benchmarks, trusted networks)"),
+    ]
+
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         let listen = try arguments.option("listen") ?? "tcp:127.0.0.1:8080"
         let endpoint: Endpoint

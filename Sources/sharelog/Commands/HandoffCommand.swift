@@ -14,6 +14,8 @@ struct HandoffCommand: Command {
         let alreadyHandedOffAt: String?
     }
 
+    static let options: [OptionSpec] = [.value("from", "CLIP_STORE", "the clip's store, whose live shares this store adopts")]
+
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         guard let clipPath = try arguments.option("from") else { throw CLIError.usage("handoff needs --from CLIP_STORE") }
         try arguments.finish()

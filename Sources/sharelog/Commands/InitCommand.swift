@@ -12,6 +12,8 @@ struct InitCommand: Command {
         let created: Bool
     }
 
+    static let options: [OptionSpec] = []
+
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         try arguments.finish()
         let store = try context.openStore(creatingIfMissing: true)

@@ -21,6 +21,11 @@ struct LogCommand: Command {
         let size: Int
     }
 
+    static let options: [OptionSpec] = [
+        .value("after", "POSITION", "print the entries after this log position (default: 0, the start)"),
+        .value("limit", "N", "print at most N entries"),
+    ]
+
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         let after = try arguments.option("after").map { text throws(CLIError) -> UInt64 in
             guard let value = UInt64(text) else { throw .invalidInput("--after must be a log position (a whole number), not '\(text)'") }

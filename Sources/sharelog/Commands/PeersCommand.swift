@@ -12,6 +12,8 @@ struct PeersCommand: Command {
         let lastSeen: String
     }
 
+    static let options: [OptionSpec] = []
+
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         try arguments.finish()
         let peers = try context.openStore().peers().map {

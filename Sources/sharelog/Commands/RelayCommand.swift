@@ -16,6 +16,20 @@ struct RelayCommand: Command {
         let milliseconds: Int64
     }
 
+    static let options: [OptionSpec] = [
+        .value("nats", "URL[,URL…]", "the NATS servers of the JetStream cluster"),
+        .value("stream-key", "F", "the stream key file (sharelog relay-key), the same on every replica"),
+        .value("stream", "SHARELOG", "the JetStream stream's name"),
+        .value("subject-prefix", "shares", "the prefix of the stream's subjects"),
+        .value("replicas", "3", "the stream's replicas, when the relay creates it"),
+        .value("creds", "F", "a NATS credentials file"),
+        .value("tls-ca", "F", "trust these certificate authorities (PEM) for NATS over TLS"),
+        .value("tls-cert", "F", "a client certificate (PEM) for NATS over TLS"),
+        .value("tls-key", "F", "the client certificate's key (PEM)"),
+        .value("snapshot-from", "ENDPOINT", "a sync server to take a snapshot from when the stream lost messages"),
+        .value("key-file", "F", "the sync key for --snapshot-from"),
+    ]
+
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         guard let urls = try arguments.option("nats") else {
             throw CLIError.usage("give --nats nats://HOST:PORT (several, comma-separated, for a cluster)")

@@ -8,6 +8,14 @@ struct ServeCommand: Command {
         + "[--max-handshakes 256] [--heartbeat 5] [--peer-timeout 20]"
     static let summary = "Serve the store to sync clients until SIGINT or SIGTERM; one log line per session on stderr."
 
+    static let options: [OptionSpec] = SyncOptions.options(endpoint: "listen") + [
+        .value("max-connections", "64", "main sessions at once (1 to 10000)"),
+        .value("max-clip-sessions", "16", "clip sessions at once (0 to 10000)"),
+        .value("clip-idle-timeout", "10", "seconds a clip may ask for nothing before its session ends (1 to 3600)"),
+        .value("max-handshakes", "256", "connections waiting to finish their handshake (1 to 100000)"),
+        .value("handshake-timeout", "5", "seconds a new connection has to finish its handshake (1 to 3600)", hidden: true),
+    ]
+
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         let sync = try SyncOptions(&arguments, endpointOption: "listen")
         let maxConnections = try arguments.integer("max-connections", in: 1...10_000) ?? 64

@@ -13,6 +13,8 @@ struct ShareCreateCommand: Command {
         let expiresAt: String
     }
 
+    static let options: [OptionSpec] = [.value("ttl", "7d", "how long the share lives: a whole number of s, m, h or d, from 1 minute to 30 days")]
+
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         let source = try arguments.positional("vCard file (or - for standard input)")
         let ttl = try TTL.parse(try arguments.option("ttl") ?? "7d")

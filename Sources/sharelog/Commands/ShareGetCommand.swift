@@ -5,6 +5,8 @@ struct ShareGetCommand: Command {
     static let synopsis = "share get ID|LINK [--vcard] [--photo FILE]"
     static let summary = "Print a share's status, expiry and preview; --vcard prints the card, --photo saves its photo."
 
+    static let options: [OptionSpec] = [ShareAnswer.vCardOption, ShareAnswer.photoOption]
+
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         let target = try arguments.positional("share id or link")
         let answer = ShareAnswer(rawCard: arguments.flag("vcard"), photoPath: try arguments.option("photo"))

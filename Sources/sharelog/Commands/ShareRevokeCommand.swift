@@ -12,6 +12,8 @@ struct ShareRevokeCommand: Command {
         let reason: String
     }
 
+    static let options: [OptionSpec] = []
+
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         let target = try arguments.positional("share id or link")
         try arguments.finish()

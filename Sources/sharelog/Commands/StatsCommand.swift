@@ -18,6 +18,8 @@ struct StatsCommand: Command {
         let usedBytes: Int
     }
 
+    static let options: [OptionSpec] = []
+
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         try arguments.finish()
         let stats = try context.openStore().stats()

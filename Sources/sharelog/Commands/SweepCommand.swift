@@ -12,6 +12,8 @@ struct SweepCommand: Command {
         let now: String
     }
 
+    static let options: [OptionSpec] = [.value("batch", "1000", "shares expired per write transaction (1 to 100000)")]
+
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         let batch = try arguments.integer("batch", in: 1...100_000) ?? 1000
         try arguments.finish()

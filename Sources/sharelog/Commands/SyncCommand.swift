@@ -24,6 +24,15 @@ struct SyncCommand: Command {
         let renewedReplica: String?
     }
 
+    static let options: [OptionSpec] = SyncOptions.options(endpoint: "connect") + [
+        .flag("pull", "receive the server's events (the default)"),
+        .flag("push", "send this store's events"),
+        .flag("both", "pull and push in one session"),
+        .flag("follow", "stay connected and keep syncing as either side commits; reconnect after a failure"),
+        .value("role", "main|clip", "main (the default) syncs everything; clip fetches the shares named by --only"),
+        .values("only", "ID", "the record names a clip fetches"),
+    ]
+
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         let role = try Self.role(arguments.option("role"))
         let sync = try SyncOptions(&arguments, endpointOption: "connect", role: role)
@@ -106,7 +115,7 @@ struct SyncCommand: Command {
         switch text {
         case nil, "main": .main
         case "clip": .clip
-        case let other?: throw CLIError.invalidInput("--role must be main or clip, not '\(other)'")
+        case let other?: throw CLIError.usage("--role must be main or clip, not '\(other)'")
         }
     }
 }

@@ -14,6 +14,8 @@ struct TrimCommand: Command {
         let now: String
     }
 
+    static let options: [OptionSpec] = [.value("retention", "60d", "forget shares that ended longer ago than this")]
+
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         let retention = try arguments.option("retention").map { try TTL.parse($0, option: "retention") } ?? ShareStore.defaultRetention
         try arguments.finish()

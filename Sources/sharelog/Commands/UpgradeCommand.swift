@@ -12,6 +12,8 @@ struct UpgradeCommand: Command {
         let eventsReplayed: Int
     }
 
+    static let options: [OptionSpec] = []
+
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         try arguments.finish()
         let store = try ShareStore.open(at: context.storePath, options: context.storeOptions)

@@ -15,6 +15,8 @@ struct VerifyCommand: Command {
         let positionGaps: [UInt64]
     }
 
+    static let options: [OptionSpec] = []
+
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         try arguments.finish()
         let store = try context.openStore()
