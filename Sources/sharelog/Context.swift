@@ -49,6 +49,20 @@ struct Context {
         return store
     }
 
+    /// Whether the store directory exists: read before a command that makes
+    /// a missing store (`sync`, `clip open`, `relay`) opens it.
+    var storeExists: Bool { FileManager.default.fileExists(atPath: storePath) }
+
+    /// Removes `store`, which this command made (it did not exist before:
+    /// `existedBefore` false) and whose work then failed, when it holds no
+    /// event: a typo in an endpoint leaves no empty store behind, and
+    /// nothing anyone could want is lost. Call it just before the command
+    /// exits with its error; `store` is not used after.
+    func discard(_ store: ShareStore, existedBefore: Bool) {
+        guard !existedBefore, (try? store.stats().events) == 0 else { return }
+        try? FileManager.default.removeItem(atPath: storePath)
+    }
+
     /// Writes one line to standard output.
     func print(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
 

@@ -22,8 +22,7 @@ struct SyncOptions {
         case (nil, false): throw CLIError.usage("give --\(endpointOption) unix:PATH or tcp:HOST:PORT, or --stdio")
         case (.some, true): throw CLIError.usage("give --\(endpointOption) or --stdio, not both")
         case (nil, true): endpoint = .stdio
-        case (let text?, false):
-            do { endpoint = try Endpoint(parsing: text) } catch { throw CLIError.invalidInput("--\(endpointOption): \(error)") }
+        case (let text?, false): endpoint = try Self.endpoint(text, option: endpointOption)
         }
         if let path = try arguments.option("key-file") {
             do { key = try SyncKey.load(from: path) } catch { throw CLIError.invalidInput("--key-file: \(error)") }
@@ -54,6 +53,26 @@ struct SyncOptions {
             .value("heartbeat", "5", "seconds of silence after which this side sends a heartbeat (1 to 3600)"),
             .value("peer-timeout", "20", "seconds without a byte from the peer before the session is given up (1 to 86400)"),
         ]
+    }
+
+    /// The endpoint `text` names, of the forms `--listen` (a socket to
+    /// listen on) or `--connect` (a socket, or a command to talk to) takes;
+    /// standard input and output are `--stdio`.
+    ///
+    /// - Throws: `CLIError.invalidInput` naming the forms this option takes.
+    private static func endpoint(_ text: String, option: String) throws(CLIError) -> Endpoint {
+        let forms = option == "listen" ? "unix:PATH or tcp:HOST:PORT (or --stdio)" : "unix:PATH, tcp:HOST:PORT or exec:COMMAND (or --stdio)"
+        let endpoint: Endpoint
+        do { endpoint = try Endpoint(parsing: text) } catch .unknownForm {
+            throw .invalidInput("--\(option): '\(text)' is not an endpoint; use \(forms)")
+        } catch {
+            throw .invalidInput("--\(option): \(error)")
+        }
+        switch (endpoint, option) {
+        case (.unix, _), (.tcp, _), (.command, "connect"): return endpoint
+        case (.stdio, _): throw .invalidInput("--\(option): for standard input and output, give --stdio instead")
+        case (.command, _): throw .invalidInput("--\(option): a command cannot be listened on; use \(forms)")
+        }
     }
 
     /// Why a clip is refused `tcp:`, and what it uses instead.

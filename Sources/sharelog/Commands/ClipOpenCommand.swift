@@ -43,6 +43,7 @@ struct ClipOpenCommand: Command {
             throw ShareLogError.invalidLink(error.description)
         }
         let fetch = try server.map { server in syncFetch(name, server) } ?? httpFetch(name, link: link, base: base, caFile: caFile)
+        let existed = context.storeExists
         let store = try context.openStore(creatingIfMissing: true)
         do {
             try fetch(store)
@@ -50,12 +51,19 @@ struct ClipOpenCommand: Command {
         } catch {
             // Offline: the clip's own store answers when it holds the share.
             guard try store.fetch(name) != .notFound else {
+                context.discard(store, existedBefore: existed)
                 throw CLIError.failure("cannot fetch share \(name): \(error); this clip has never held it")
             }
             logLine("the server is unreachable (\(error)); answering from this clip's own store")
             answer.source = "this clip's store (the server was unreachable)"
         }
-        if try store.fetch(name) != .notFound { try store.recordShown(name) }
+        // The server answered, and does not know the share: say so, not
+        // that this store lacks it (the clip did ask).
+        guard try store.fetch(name) != .notFound else {
+            context.discard(store, existedBefore: existed)
+            throw CLIError.notFound("the server does not know share \(name): check the link, or ask its owner to share the card again")
+        }
+        try store.recordShown(name)
         // A share that has ended by this clip's clock keeps no card here,
         // even one the server sent because its own clock had it live still.
         if case .expired = try store.fetch(name) {

@@ -57,6 +57,7 @@ struct SyncCommand: Command {
         request.names = names
         request.key = sync.key
         request.options = sync.session
+        let existed = context.storeExists
         let store = try context.openStore(creatingIfMissing: true)
         let sessions = SessionContext()
         StopSignals.install(sessions)
@@ -87,6 +88,7 @@ struct SyncCommand: Command {
             }
         } catch {
             context.progressDone()
+            context.discard(store, existedBefore: existed)
             throw CLIError.failure("sync failed: \(error)")
         }
         context.progressDone()
