@@ -7,7 +7,7 @@
 //   sharelog-fuzz TARGET --replay FILE...
 //       run each file once through the target and print the outcome (any build)
 //
-// TARGET is codec, vcard, link, frame, session or gateway.
+// TARGET is codec, vcard, link, frame, session, exchange or gateway.
 import CFuzzDriver
 import Foundation
 import FuzzTargets

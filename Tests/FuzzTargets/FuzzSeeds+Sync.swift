@@ -50,9 +50,9 @@ extension FuzzSeeds {
         ]
     }
 
-    /// `session` inputs (`SessionScript`): well-formed exchanges, each with
+    /// `exchange` inputs (`SessionScript`): well-formed exchanges, each with
     /// aligned reads, that end well with the events applied.
-    static var sessions: [[UInt8]] {
+    static var exchanges: [[UInt8]] {
         let aligned: UInt8 = 32
         let twoShares: UInt8 = 1 << 6
         return [

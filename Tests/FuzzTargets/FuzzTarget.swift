@@ -21,9 +21,14 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// The sync frame decoder (`FrameDecoder`, `FrameBuffer`) and `Message(_:)`,
     /// against readers written from docs/SYNC.md, in one read or several.
     case frame
-    /// The sync session state machines, driven by `SessionRunner` over an
-    /// in-memory channel against a real store, fed a scripted peer's bytes.
+    /// The established session's rules alone: `SessionMachine` fed the
+    /// peer's messages and its driver's answers, no store, no channel,
+    /// checked against a reference written from docs/SYNC.md.
     case session
+    /// The handshake and session as they run: `HandshakeExchange` and
+    /// `SessionRunner` over an in-memory channel against a real store, fed
+    /// a scripted peer's bytes.
+    case exchange
     /// The HTTP gateway's handler (`Gateway.respond(to:)`) over a real store,
     /// fed requests made of the input: statuses, caching and security fields,
     /// escaping of a hostile card, `HEAD` as `GET`.
@@ -41,6 +46,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .link: try LinkFuzzTarget.run(input)
         case .frame: try FrameFuzzTarget.run(input)
         case .session: try SessionFuzzTarget.run(input)
+        case .exchange: try ExchangeFuzzTarget.run(input)
         case .gateway: try GatewayFuzzTarget.run(input)
         }
     }
@@ -60,6 +66,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .link: FuzzSeeds.links
         case .frame: FuzzSeeds.frameStreams
         case .session: FuzzSeeds.sessions
+        case .exchange: FuzzSeeds.exchanges
         case .gateway: FuzzSeeds.gatewayRequests
         }
     }

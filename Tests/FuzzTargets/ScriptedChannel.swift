@@ -1,6 +1,6 @@
 @testable import ShareSync
 
-/// An in-memory `ByteChannel` for the `session` fuzz target. What the
+/// An in-memory `ByteChannel` for the `exchange` fuzz target. What the
 /// session reads comes from `nextRead`, asked only when the bytes before are
 /// used up, so a scripted peer can answer what the session wrote; `nil`
 /// ends the stream. What the session writes is decoded into `written`.

@@ -3,7 +3,7 @@ import SampleCards
 import ShareLog
 @testable import ShareSync
 
-/// The other end of a `session` fuzz input: turns the script's steps into
+/// The other end of an `exchange` fuzz input: turns the script's steps into
 /// the bytes of each read, when the session asks for them, so a step can
 /// answer what the session wrote (the proof over its nonce, an ack of the
 /// batch it sent, the records of the names it asked for).

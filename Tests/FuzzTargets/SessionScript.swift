@@ -1,6 +1,6 @@
 import ShareSync
 
-/// A `session` fuzz input read as a script: which side of a session runs
+/// An `exchange` fuzz input read as a script: which side of a session runs
 /// against the real store, and what its scripted peer sends, step by step.
 ///
 /// Byte 0: bits 0–1 the side: 0 and 2 a server (the peer's `hello` says

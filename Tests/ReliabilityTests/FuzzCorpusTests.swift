@@ -52,7 +52,7 @@ import Testing
 
     /// Well-formed exchanges converge: each seed session ends well, with
     /// exactly the events its script sends or its store holds.
-    @Test func wellFormedSessionsConverge() throws {
+    @Test func wellFormedExchangesConverge() throws {
         let expected = [
             "server: received 0 (0 new), sent 2, found 0, unknown 0, snapshots 0, log at 2, cursor ",
             "server: received 0 (0 new), sent 2, found 0, unknown 0, snapshots 0, log at 2, cursor ",
@@ -63,7 +63,48 @@ import Testing
             "clipClient: received 3 (3 new), sent 0, found 2, unknown 1, snapshots 0, log at 3, cursor ",
             "server: received 0 (0 new), sent 0, found 0, unknown 0, snapshots 0, log at 2, cursor ",
         ]
+        #expect(try FuzzTarget.exchange.seeds.map { try FuzzTarget.exchange.run($0) } == expected.map(FuzzOutcome.accepted))
+    }
+
+    /// Each well-formed session, the machine alone, runs to its end: a
+    /// client's directions done, a server's peer gone, an identity renewed.
+    @Test func wellFormedSessionsRunToTheirEnd() throws {
+        let expected = [
+            "client main pull: messages 3, events applied 2, acks 1, batches sent 0, complete",
+            "server main pull: messages 4, events applied 0, acks 0, batches sent 2, ended",
+            "client main pull+push: messages 4, events applied 1, acks 1, batches sent 1, complete",
+            "server main pull+follow: messages 4, events applied 0, acks 0, batches sent 2, ended",
+            "server main push: messages 3, events applied 2, acks 1, batches sent 0, ended",
+            "client main pull: messages 5, events applied 3, acks 1, batches sent 0, complete",
+            "server main pull: messages 4, events applied 0, acks 0, batches sent 0, ended",
+            "client clip: messages 2, events applied 2, acks 0, batches sent 0, complete",
+            "server clip: messages 3, events applied 0, acks 0, batches sent 0, ended",
+            "server main pull: messages 1, events applied 0, acks 0, batches sent 0, ended",
+            "client main push: messages 1, events applied 0, acks 0, batches sent 0, ended",
+            "server main pull: messages 3, events applied 0, acks 0, batches sent 1, ended",
+        ]
         #expect(try FuzzTarget.session.seeds.map { try FuzzTarget.session.run($0) } == expected.map(FuzzOutcome.accepted))
+    }
+
+    /// A message the session may not take now is refused with the typed
+    /// error that names it, whatever its type: the target has checked the
+    /// machine's every answer before it against the reference.
+    @Test(arguments: [
+        ("fetch-to-a-main-session", "the peer sent fetch while in a main session; it does not follow the protocol"),
+        ("records-to-a-server", "the peer sent records while not fetching; it does not follow the protocol"),
+        ("bye-to-a-client", "the peer sent bye while the client's directions were not done (only a client ends a session); it does not follow the protocol"),
+        ("welcome-after-the-handshake", "the peer sent welcome while established; it does not follow the protocol"),
+        ("batch-to-a-side-that-only-sends", "the peer sent batch while not receiving in this session; it does not follow the protocol"),
+        ("pull-to-a-side-that-only-receives", "the peer sent pull while not sending in this session; it does not follow the protocol"),
+        ("ack-before-any-batch", "the peer acknowledged position 1, and only 0 was sent"),
+        ("second-snapshot-required", "the peer asked for a second snapshot in one session; stopping rather than looping"),
+        ("client-both-ways-second-pull-while-one-is-held",
+         "the peer sent pull while a pull was already waiting for this side's own pull to catch up; it does not follow the protocol"),
+    ])
+    func theMachineRefusesWhatMayNotComeNow(_ name: String, _ reason: String) throws {
+        let inputs = try Self.inputs(of: .session)
+        let found = try #require(inputs.first { $0.name == name })
+        #expect(try FuzzTarget.session.run(found.bytes) == .rejected(reason))
     }
 
     /// A peer that breaks the protocol ends the session with the typed
@@ -77,8 +118,8 @@ import Testing
         ("server-pull-frame-cut-short", "the peer closed the connection before the session ended"),
     ])
     func aPeerOutOfProtocolEndsTheSession(_ name: String, _ reason: String) throws {
-        let inputs = try Self.inputs(of: .session)
+        let inputs = try Self.inputs(of: .exchange)
         let found = try #require(inputs.first { $0.name == name })
-        #expect(try FuzzTarget.session.run(found.bytes) == .rejected(reason))
+        #expect(try FuzzTarget.exchange.run(found.bytes) == .rejected(reason))
     }
 }

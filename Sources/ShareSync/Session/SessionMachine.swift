@@ -98,7 +98,7 @@ struct SessionMachine {
             return []
         // Only a client says `bye`, once its directions are done: from a
         // server, before then, it would end a clip's fetch "well" with no
-        // answer (the session fuzz target found it).
+        // answer (the exchange fuzz target found it).
         case .bye:
             guard side == .server else { throw .unexpected(.bye, while: "the client's directions were not done (only a client ends a session)") }
             ended = true
@@ -183,7 +183,11 @@ struct SessionMachine {
         // fill (a send blocks until the peer reads). So a client that
         // pulls and pushes answers the server's pull once its own has
         // caught up; in between it only writes acks, which the server reads.
+        // A second pull while one is held is out of turn, as it is to a
+        // sender that already streams (the session fuzz target found it
+        // replacing the first).
         if side == .client, let machine = receiver, ![.following, .done].contains(machine.phase) {
+            guard heldPull == nil else { throw .unexpected(.pull, while: "a pull was already waiting for this side's own pull to catch up") }
             heldPull = pull
             return []
         }
