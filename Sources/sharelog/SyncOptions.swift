@@ -40,6 +40,14 @@ struct SyncOptions {
         // separate: the peer's interval is the peer's own setting.
         if let seconds = try arguments.integer("heartbeat", in: 1...3600) { session.heartbeatInterval = .seconds(seconds) }
         if let seconds = try arguments.integer("peer-timeout", in: 1...86_400) { session.peerTimeout = .seconds(seconds) }
+        // Allowed (the peer's heartbeat is the peer's own setting), but a
+        // peer that keeps this side's interval would be given up between
+        // two of its heartbeats.
+        if session.peerTimeout <= session.heartbeatInterval {
+            logLine(
+                "warning: --peer-timeout \(session.peerTimeout.components.seconds) is not above --heartbeat \(session.heartbeatInterval.components.seconds): "
+                    + "a peer that sends a heartbeat as often as this side does is given up between two of them; keep it a few heartbeats above")
+        }
         self.session = session
     }
 

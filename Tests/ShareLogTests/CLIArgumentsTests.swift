@@ -122,4 +122,18 @@ import TestSupport
         #expect(made.status == 0, "\(made.error)")
         #expect(made.json["hour"] as? String == "2026-12-01T10:00:00.000Z")
     }
+
+    /// Rough edges: a TTL out of range in the unit it was given, and a
+    /// peer timeout that cannot outlast a heartbeat warned about.
+    @Test func messagesSpeakTheUserUnits() throws {
+        let dir = TemporaryDirectory()
+        let cli = CLI(store: dir.appending("store"))
+        _ = try cli.run("init")
+        let ttl = try cli.run("share", "create", "-", "--ttl", "31d", input: Self.card)
+        #expect(ttl.status == 5)
+        #expect(ttl.error == "sharelog: a time to live of 31d is outside 1 minute to 30 days; use a value like 90m, 12h or 7d\n")
+        let sync = try cli.run("sync", "--connect", "unix:\(dir.appending("none.sock"))", "--heartbeat", "5", "--peer-timeout", "5")
+        #expect(sync.status == 1)
+        #expect(sync.error.hasPrefix("sharelog: warning: --peer-timeout 5 is not above --heartbeat 5: "), "\(sync.error)")
+    }
 }

@@ -62,7 +62,7 @@ import TestSupport
         let before = try cli.dataFile()
         let refused = try cli.run("share", "create", "-", input: Data(Self.card(byteCount: 1_048_577)))
         #expect(refused.status == 5)
-        #expect(refused.error == "sharelog: not a vCard ShareLog accepts: \(Self.tooLarge); nothing was written\n")
+        #expect(refused.error == "sharelog: not a vCard ShareLog accepts, so nothing was written. \(Self.tooLarge)\n")
         #expect(refused.output == "")
         #expect(try cli.dataFile() == before)
         #expect(try cli.run("stats", "--json").json["events"] as? Int == 1)

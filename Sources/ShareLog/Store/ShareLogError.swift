@@ -49,6 +49,15 @@ public enum ShareLogError: Error, Equatable, Sendable, CustomStringConvertible {
     /// LMDB error is the cause, and its description says what to do.
     case storage(LMDBError)
 
+    /// `seconds` in the largest unit that divides it, as `--ttl` takes it:
+    /// `31d`, `90m`, `45s`.
+    private static func duration(_ seconds: Int64) -> String {
+        for (unit, size) in [("d", Int64(86_400)), ("h", 3_600), ("m", 60)] where seconds != 0 && seconds % size == 0 {
+            return "\(seconds / size)\(unit)"
+        }
+        return "\(seconds)s"
+    }
+
     public var description: String {
         switch self {
         case .notFound(let name):
@@ -56,9 +65,10 @@ public enum ShareLogError: Error, Equatable, Sendable, CustomStringConvertible {
         case .expired(let name, let at, let reason):
             "share \(name) expired at \(at.iso8601) (\(reason)); ask its owner to share the card again"
         case .invalidVCard(let reason):
-            "not a vCard ShareLog accepts: \(reason); nothing was written"
+            // The reason is a sentence or more; the note after it is one too.
+            "not a vCard ShareLog accepts, so nothing was written. \(reason)"
         case .invalidTTL(let seconds):
-            "a time to live of \(seconds) seconds is outside 1 minute to 30 days; use a value like 90m, 12h or 7d"
+            "a time to live of \(Self.duration(seconds)) is outside 1 minute to 30 days; use a value like 90m, 12h or 7d"
         case .invalidRecordName(let text):
             "'\(text)' is not a record name; record names are UUIDs like 6f1c2a9e-58b4-4d9a-9f0e-2b7c1d3e4f50"
         case .invalidLink(let reason):

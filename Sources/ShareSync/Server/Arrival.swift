@@ -110,7 +110,7 @@ final class Arrival {
     /// Tells the client `busy`, in the transport's own protocol (inside
     /// TLS on the TCP port), so that it retries.
     private func refuseBusy(_ role: SyncRole, _ places: SessionPlaces, _ messages: MessageChannel) -> Progress {
-        let text = "the server has \(places.capacity(role)) \(role) sessions, the most it holds; try again later"
+        let text = "the server has \(places.pool(role)), the most it holds; try again later"
         try? messages.send(.error(code: .busy, message: text), deadline: .now)
         return .busy(role)
     }

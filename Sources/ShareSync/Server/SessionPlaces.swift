@@ -40,4 +40,11 @@ final class SessionPlaces: Sendable {
 
     /// The places of `role`'s pool.
     func capacity(_ role: SyncRole) -> Int { role == .main ? mainCapacity : clipCapacity }
+
+    /// `role`'s pool in words, for `busy` and the log: "1 main session",
+    /// "16 clip sessions".
+    func pool(_ role: SyncRole) -> String {
+        let count = capacity(role)
+        return "\(count) \(role) session\(count == 1 ? "" : "s")"
+    }
 }

@@ -152,7 +152,7 @@ public final class SyncServer: Sendable {
             start(messages, peer: peer, wake: wake, arrival: arrival, context: context, group: group)
         case .busy(let role):
             vestibule.remove(arrival)
-            configuration.log("session \(arrival.socket): refused: busy (\(places.capacity(role)) \(role) sessions)")
+            configuration.log("session \(arrival.socket): refused: busy (\(places.pool(role)))")
             arrival.close()
         case .failed(let failure):
             vestibule.remove(arrival)

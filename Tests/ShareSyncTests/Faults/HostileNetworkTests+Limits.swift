@@ -141,8 +141,9 @@ extension HostileNetworkTests {
             "sync", "--connect", server.endpoint, "--pull", "--key-file", bench.keyFile)
         #expect(cli.status == 1, "\(cli.error)")
         #expect(cli.error.contains("busy") && !cli.error.contains("TLS"), "\(cli.error)")
+        #expect(cli.error.contains("the server has 1 main session, the most it holds"), "\(cli.error)")
         server.pump()
-        #expect(server.lines.count { $0.contains(": refused: busy (1 main sessions)") } >= 2)
+        #expect(server.lines.count { $0.contains(": refused: busy (1 main session)") } >= 2)
 
         Glibc.kill(follower.pid, SIGINT)
         let ended = try follower.finish(timeout: .seconds(30))
