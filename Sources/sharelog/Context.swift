@@ -37,9 +37,9 @@ struct Context {
         return options
     }
 
-    /// Opens the store (creating it only with `creatingIfMissing`); says on
-    /// standard error when opening it upgraded its format, since that
-    /// rewrote every derived database.
+    /// Opens the store for a command that writes (creating it only with
+    /// `creatingIfMissing`); says on standard error when opening it
+    /// upgraded its format, since that rewrote every derived database.
     func openStore(creatingIfMissing: Bool = false) throws -> ShareStore {
         let store = try ShareStore.open(at: storePath, creatingIfMissing: creatingIfMissing, options: storeOptions)
         if let upgrade = store.upgrade {
@@ -49,19 +49,28 @@ struct Context {
         return store
     }
 
-    /// Whether the store directory exists: read before a command that makes
-    /// a missing store (`sync`, `clip open`, `relay`) opens it.
-    var storeExists: Bool { FileManager.default.fileExists(atPath: storePath) }
-
-    /// Removes `store`, which this command made (it did not exist before:
-    /// `existedBefore` false) and whose work then failed, when it holds no
-    /// event: a typo in an endpoint leaves no empty store behind, and
-    /// nothing anyone could want is lost. Call it just before the command
-    /// exits with its error; `store` is not used after.
-    func discard(_ store: ShareStore, existedBefore: Bool) {
-        guard !existedBefore, (try? store.stats().events) == 0 else { return }
-        try? FileManager.default.removeItem(atPath: storePath)
+    /// Opens the existing store read-only, for `command`, one of the
+    /// commands that only read (docs/CLI.md "Commands that only read"):
+    /// nothing is written to the store, so a format-1 store is not upgraded
+    /// but refused, with the command to run first.
+    ///
+    /// - Throws: `CLIError.failure` (exit 1) for a format-1 store; what
+    ///   `ShareStore.open` throws otherwise (`storeNotFound`, exit 3).
+    func openStoreToRead(for command: String) throws -> ShareStore {
+        var options = storeOptions
+        options.environment.readOnly = true
+        do {
+            return try ShareStore.open(at: storePath, options: options)
+        } catch ShareLogError.upgradeRequired(let found) {
+            throw CLIError.failure(
+                "the store has format \(found), and '\(command)' reads only format \(ShareStore.formatVersion) and never upgrades a store "
+                    + "(nothing was changed); run 'sharelog upgrade' once, then 'sharelog \(command)' again")
+        }
     }
+
+    /// Whether the store directory exists: read before a command that makes
+    /// a missing store (`sync`, `clip open`) opens it.
+    var storeExists: Bool { FileManager.default.fileExists(atPath: storePath) }
 
     /// Writes one line to standard output.
     func print(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }

@@ -12,16 +12,19 @@ import TestSupport
         for round in 0..<5 {
             let directory = TemporaryDirectory("high-water-race")
             let cli = SharelogCLI(store: directory.appending("store"), now: "2027-01-15T10:00:00Z")
-            // `sync` creates the store if it is missing, then fails to
-            // connect: nothing listens at that socket.
-            let socket = directory.appending("none.sock")
-            let processes = try (0..<8).map { _ in try cli.start(["sync", "--connect", "unix:\(socket)", "--pull"]) }
+            // `init` creates the store if it is missing; every one of them
+            // opens it and prints the one identity it has.
+            let processes = try (0..<8).map { _ in try cli.start(["init", "--json"]) }
+            var replicas: Set<String> = []
             for (index, process) in processes.enumerated() {
                 let outcome = try process.finish(timeout: .seconds(60))
                 let error = String(decoding: outcome.error, as: UTF8.self)
-                #expect(error.contains("no socket at \(socket)"), "round \(round), process \(index): \(error)")
+                #expect(outcome.status == 0, "round \(round), process \(index): \(error)")
                 #expect(!error.contains("storage failed"), "round \(round), process \(index): \(error)")
+                let printed = try? JSONSerialization.jsonObject(with: Data(outcome.output)) as? [String: Any]
+                if let replica = printed?["replicaID"] as? String { replicas.insert(replica) }
             }
+            #expect(replicas.count == 1, "round \(round): the processes saw \(replicas.count) identities")
         }
     }
 }

@@ -22,28 +22,72 @@ extension ShareStore {
     }
 
     /// The replica this store was handed off to, and when; nil before.
+    ///
+    /// - Throws: `corruptMeta("handed-off")` for a value that is not 24 bytes.
     public func handedOff() throws -> (to: ReplicaID, at: Timestamp)? {
         let stored = try read { txn in try txn.value(forKey: MetaKey.handedOff, in: schema.meta) }
-        guard let stored else { return nil }
-        guard stored.count == 24, let milliseconds = Key.integer(stored.withUnsafeBytes { UnsafeRawBufferPointer(rebasing: $0[16...]) }, as: Int64.self)
-        else { throw ShareLogError.corruptMeta("handed-off") }
-        return (ReplicaID(bytes: stored[..<16]), Timestamp(milliseconds: milliseconds))
+        return try stored.map(Self.handoffMark)
+    }
+
+    /// Why this store is not a clip's store, or nil when it is one.
+    ///
+    /// A clip's store (docs/CLIP.md, "Handoff") is one that:
+    /// 1. made no event of its own: `origin-sequence` is absent (no share
+    ///    was created or revoked there), so everything it holds came from a
+    ///    replica that keeps it, and the ended shares a handoff leaves
+    ///    behind are lost nowhere;
+    /// 2. pulled nothing as a main replica: `cursors` is empty (a clip's
+    ///    fetch, over HTTPS or a clip sync session, records no cursor;
+    ///    `sync` as main and `relay` do);
+    /// 3. showed a share through `clip open`: `meta` holds `last-shown`,
+    ///    which `clip open` writes whenever it shows a share, however it
+    ///    fetched it (or answered from the store, offline).
+    ///
+    /// The first condition that fails is the answer. Reads only, in one
+    /// read transaction: valid on a store opened read-only.
+    ///
+    /// - Throws: `corruptMeta("origin-sequence")` for a damaged counter.
+    public func clipStoreRefusal() throws -> HandoffRefusal? {
+        let (made, pulled, shown) = try read { txn in
+            (
+                try ShareProjection.counter(MetaKey.originSequence, schema: schema, in: txn),
+                try txn.scan(schema.cursors) { _ in .stop } > 0,
+                try txn.contains(MetaKey.lastShown, in: schema.meta)
+            )
+        }
+        if made > 0 { return .madeEventsOfItsOwn(path: path, made: made) }
+        if pulled { return .syncedAsMain(path: path) }
+        if !shown { return .neverShownAShare(path: path) }
+        return nil
     }
 
     /// Adopts what the clip store `clip` holds, exactly once: the events of
     /// every share live there at `time` (default: now) are applied here,
     /// with a cursor on the clip, in one transaction; then the clip is
-    /// marked as handed off to this store. Shares that ended are not
-    /// adopted. A second run, once the mark is there, does nothing; a run
-    /// cut short between the two steps is completed by the next (the
-    /// events are there already, and only the mark is written).
+    /// marked as handed off to this store (`handed-off`: this store's
+    /// replica id and `time`). Shares that ended are not adopted. A second
+    /// run, once the mark names this store, does nothing; a run cut short
+    /// between the two steps is completed by the next (the events are
+    /// there already, and only the mark is written).
+    ///
+    /// Refuses, before it writes anything to either store, a store that is
+    /// not a clip's (`clipStoreRefusal()`), and a clip whose mark names
+    /// another store: a clip is handed off to one store only. When another
+    /// store's handoff marks the clip between this one's two steps, this
+    /// store keeps the events it adopted (copies of the clip's, as any
+    /// replica may hold), the mark stays the other store's, and this throws
+    /// `handedOffElsewhere`.
     ///
     /// `clip` must be open for writing (the mark is written to it). A clip
     /// holds a handful of shares, so its whole log is read at once.
+    ///
+    /// - Throws: `HandoffRefusal` as above; storage errors.
     public func adopt(from clip: ShareStore, at time: Timestamp? = nil) throws -> HandoffReport {
         let now = time ?? clock.now()
         var report = HandoffReport()
-        if let mark = try clip.handedOff(), mark.to == replicaID {
+        if let refusal = try clip.clipStoreRefusal() { throw refusal }
+        if let mark = try clip.handedOff() {
+            guard mark.to == replicaID else { throw HandoffRefusal.handedOffElsewhere(path: clip.path, to: mark.to, at: mark.at) }
             report.alreadyHandedOffAt = mark.at
             return report
         }
@@ -60,13 +104,32 @@ extension ShareStore {
         let events = logged.map(\.event).filter { $0.recordName.map(live.contains) ?? false }
         let cursor = PeerCursor(peer: clip.replicaID, epoch: clip.epoch, position: logged.last?.position ?? 0, lastSeen: now)
         let applied = try apply(events, advancing: cursor)
+        let target = replicaID
+        let clipPath = clip.path
         try clip.write { txn in
-            try txn.put(self.replicaID.bytes + Key.bigEndian(now.milliseconds), forKey: MetaKey.handedOff, in: clip.schema.meta)
+            // Checked again under the clip's write lock: a mark another
+            // store's handoff wrote meanwhile is never overwritten, and one
+            // naming this store keeps its first time.
+            if let stored = try txn.value(forKey: MetaKey.handedOff, in: clip.schema.meta) {
+                let mark = try Self.handoffMark(stored)
+                guard mark.to == target else { throw HandoffRefusal.handedOffElsewhere(path: clipPath, to: mark.to, at: mark.at) }
+                return
+            }
+            try txn.put(target.bytes + Key.bigEndian(now.milliseconds), forKey: MetaKey.handedOff, in: clip.schema.meta)
         }
         report.sharesAdopted = live.count
         report.sharesEnded = ended.count
         report.eventsApplied = applied.applied
         report.eventsAlreadyHeld = applied.duplicates
         return report
+    }
+
+    /// Decodes a `handed-off` value: a replica id, then milliseconds.
+    ///
+    /// - Throws: `corruptMeta("handed-off")` for a value that is not 24 bytes.
+    private static func handoffMark(_ stored: [UInt8]) throws -> (to: ReplicaID, at: Timestamp) {
+        guard stored.count == 24, let milliseconds = Key.integer(stored.withUnsafeBytes { UnsafeRawBufferPointer(rebasing: $0[16...]) }, as: Int64.self)
+        else { throw ShareLogError.corruptMeta("handed-off") }
+        return (ReplicaID(bytes: stored[..<16]), Timestamp(milliseconds: milliseconds))
     }
 }

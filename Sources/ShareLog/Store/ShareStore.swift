@@ -69,7 +69,9 @@ public final class ShareStore: Sendable {
         /// LMDB settings; durable by default. Among them, group commit's
         /// `commitDelay` (how long the writer may wait for concurrent
         /// creates to share a commit; a lone writer never waits) and
-        /// `idleReadTransactions` (read transactions kept for reuse).
+        /// `idleReadTransactions` (read transactions kept for reuse). With
+        /// `readOnly`, `open` writes nothing to the store and refuses a
+        /// format-1 one with `upgradeRequired` (`open(at:creatingIfMissing:options:)`).
         public var environment = Environment.Options()
 
         public init() {}
@@ -94,23 +96,39 @@ public final class ShareStore: Sendable {
     /// left it (`data.mdb` overwritten in place with an older copy). A store
     /// without a high-water file (made by an older build) gets one.
     ///
+    /// Opened read-only (`options.environment.readOnly`), it writes nothing
+    /// to the store: no upgrade, no high-water file, no identity renewal, no
+    /// home recorded; `upgrade` and `identityRenewal` are nil, and the ids
+    /// are the ones the store has (a copy takes its new ones at its next
+    /// open for writing). LMDB still makes `lock.mdb`, its table of
+    /// readers, when it is missing, and takes a slot in it, as every reader
+    /// of the store does; that file holds pids and transaction ids, never
+    /// records. This is the open for a reader that must leave the store as
+    /// it found it (`sharelog verify`, `stats`, `log`, …).
+    ///
     /// - Throws: `ShareLogError.storeNotFound` when nothing was initialised
-    ///   at `path` and `creatingIfMissing` is false;
+    ///   at `path` and `creatingIfMissing` is false (read-only, also an
+    ///   empty `data.mdb` or one without the store's databases, as an open
+    ///   for writing killed half-way leaves it);
     ///   `unsupportedStoreVersion` for a store of a newer format;
-    ///   `upgradeRequired` for a format-1 store opened read-only.
+    ///   `upgradeRequired` for a format-1 store opened read-only, which is
+    ///   left as it was.
     public static func open(at path: String, creatingIfMissing: Bool = false, options: Options = Options()) throws -> ShareStore {
-        guard creatingIfMissing
-            || FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("data.mdb"))
-        else { throw ShareLogError.storeNotFound(path: path) }
+        let dataFile = (path as NSString).appendingPathComponent("data.mdb")
+        guard creatingIfMissing || FileManager.default.fileExists(atPath: dataFile) else { throw ShareLogError.storeNotFound(path: path) }
+        // An empty data file holds nothing a reader could find; a read-only
+        // open could not start it (liblmdb fails with EBADF), and must not.
+        if options.environment.readOnly, (try? FileManager.default.attributesOfItem(atPath: dataFile)[.size] as? Int) == 0 {
+            throw ShareLogError.storeNotFound(path: path)
+        }
         return try storage {
             let environment: Environment
             do {
                 environment = try Environment.open(at: path, databases: Schema.names, options: options.environment)
             } catch let error as LMDBError where error == .notFound && options.environment.readOnly {
                 // A read-only open needs every database to exist, and a
-                // format-1 store has no `cursors`: say what it needs.
-                guard let found = try formatToUpgrade(at: path, options: options.environment) else { throw error }
-                throw ShareLogError.upgradeRequired(found: found)
+                // format-1 store has no `cursors`: say what it found.
+                throw try readOnlyRefusal(at: path, options: options.environment) ?? error
             }
             let schema = try Schema(environment)
             let writable = !options.environment.readOnly
@@ -169,18 +187,6 @@ public final class ShareStore: Sendable {
                 path: path, environment: environment, schema: schema, options: options,
                 identity: identity, wasCreated: created, upgrade: upgrade, renewal: renewal, highWater: highWater)
         }
-    }
-
-    /// The format of a store that a read-only open found without one of
-    /// this format's databases, when it is the format `StoreUpgrade`
-    /// upgrades; nil otherwise. Opens `meta` alone, and closes it again.
-    private static func formatToUpgrade(at path: String, options: Environment.Options) throws -> UInt32? {
-        let environment = try Environment.open(at: path, databases: ["meta"], options: options)
-        let meta = try environment.database("meta")
-        let version = try environment.read { txn in
-            try txn.withValue(forKey: MetaKey.schema, in: meta) { Key.integer($0, as: UInt32.self) }
-        }
-        return version == StoreUpgrade.fromVersion ? StoreUpgrade.fromVersion : nil
     }
 
     /// The format version, replica id, epoch and data-file identity `meta`

@@ -32,6 +32,11 @@ final class Arrival {
     private var messages: MessageChannel?
     private var handshake: ServerHandshake
 
+    /// Whether the client has shown it is more than noise: over TCP, it
+    /// finished TLS (which takes the key); on a Unix socket, it said hello.
+    /// A full vestibule makes room by dropping arrivals that have not.
+    var hasProgressed: Bool { tls != nil ? messages != nil : handshake.phase != .awaitingHello }
+
     /// A connection accepted at `acceptedAt`; over TCP, TLS under `context`.
     init(_ socket: SocketChannel, acceptedAt: ContinuousClock.Instant, tls context: TLSContext?, handshake: ServerHandshake) throws(TransportError) {
         self.socket = socket

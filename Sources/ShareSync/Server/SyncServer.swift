@@ -76,7 +76,8 @@ public final class SyncServer: Sendable {
                 if turn.acceptable { accept(from: listener, into: &vestibule, handshake: handshake, shortage: &shortage, context: context, group: sessions) }
             }
         }
-        configuration.log("stopping: waiting for \(places.inUse) sessions to end")
+        let running = places.inUse
+        configuration.log(running == 0 ? "stopping" : "stopping: waiting for \(running) session\(running == 1 ? "" : "s") to end")
         _ = sessions.wait(timeout: .now() + .seconds(Int(configuration.options.writeTimeout.components.seconds) + 5))
         configuration.log("stopped")
     }

@@ -47,9 +47,13 @@ struct Vestibule {
     var count: Int { arrivals.count }
 
     /// Seats `arrival`. When the vestibule was full, returns the arrival
-    /// that had waited longest, which has left it.
+    /// that left to make room: the longest-waiting one that has not
+    /// progressed (`Arrival.hasProgressed`), else the longest-waiting one.
+    /// So a flood that reconnects in bursts cannot push out a client in
+    /// the middle of its handshake: over TCP only a key holder gets past
+    /// TLS, and an attacker gains nothing over taking the oldest.
     mutating func seat(_ arrival: Arrival) -> Arrival? {
-        let displaced = arrivals.count >= capacity ? arrivals.removeFirst() : nil
+        let displaced = arrivals.count >= capacity ? arrivals.remove(at: arrivals.firstIndex { !$0.hasProgressed } ?? arrivals.startIndex) : nil
         arrivals.append(arrival)
         return displaced
     }

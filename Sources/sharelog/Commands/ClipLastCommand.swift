@@ -10,7 +10,7 @@ struct ClipLastCommand: Command {
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         var answer = ShareAnswer(rawCard: arguments.flag("vcard"), photoPath: try arguments.option("photo"))
         try arguments.finish()
-        let store = try context.openStore()
+        let store = try context.openStoreToRead(for: Self.name)
         guard let name = try store.lastShown() else {
             throw CLIError.notFound("this clip has not shown a share yet: open one with 'sharelog clip open LINK'")
         }

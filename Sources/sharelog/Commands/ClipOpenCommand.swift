@@ -42,27 +42,42 @@ struct ClipOpenCommand: Command {
         } catch let error as AppClipLinkError {
             throw ShareLogError.invalidLink(error.description)
         }
-        let fetch = try server.map { server in syncFetch(name, server) } ?? httpFetch(name, link: link, base: base, caFile: caFile)
+        let fetch = try server.map(Fetch.sync) ?? httpFetch(link: link, base: base, caFile: caFile)
+        // No store is made for nothing: over HTTP(S) the answer comes before
+        // any store is opened; a sync session needs the store, which is made
+        // only once the server's socket is there.
         let existed = context.storeExists
+        var answered: GatewayAnswer?
+        var failure: (any Error)?
+        switch fetch {
+        case .http(let client, let url):
+            do { answered = try client.fetch(name, from: url) } catch { failure = error }
+        case .sync(let server):
+            if !existed, let missing = SyncOptions.missingSocket(server) { failure = missing }
+        }
+        if !existed, let failure { throw CLIError.failure("cannot fetch share \(name): \(failure); this clip has never held it") }
+        if !existed, answered == .unknown { throw Self.unknown(name) }
         let store = try context.openStore(creatingIfMissing: true)
-        do {
-            try fetch(store)
-            answer.source = "the server, just now"
-        } catch {
+        if failure == nil {
+            switch fetch {
+            case .http: if let events = answered?.events, !events.isEmpty { try store.apply(events) }
+            case .sync(let server):
+                do { try syncFetch(name, from: server, into: store) } catch { failure = error }
+            }
+        }
+        if let failure {
             // Offline: the clip's own store answers when it holds the share.
             guard try store.fetch(name) != .notFound else {
-                context.discard(store, existedBefore: existed)
-                throw CLIError.failure("cannot fetch share \(name): \(error); this clip has never held it")
+                throw CLIError.failure("cannot fetch share \(name): \(failure); this clip has never held it")
             }
-            logLine("the server is unreachable (\(error)); answering from this clip's own store")
+            logLine("the server is unreachable (\(failure)); answering from this clip's own store")
             answer.source = "this clip's store (the server was unreachable)"
+        } else {
+            answer.source = "the server, just now"
         }
         // The server answered, and does not know the share: say so, not
         // that this store lacks it (the clip did ask).
-        guard try store.fetch(name) != .notFound else {
-            context.discard(store, existedBefore: existed)
-            throw CLIError.notFound("the server does not know share \(name): check the link, or ask its owner to share the card again")
-        }
+        guard try store.fetch(name) != .notFound else { throw Self.unknown(name) }
         try store.recordShown(name)
         // A share that has ended by this clip's clock keeps no card here,
         // even one the server sent because its own clock had it live still.
@@ -86,18 +101,30 @@ struct ClipOpenCommand: Command {
         }
     }
 
-    /// The sync fetch (`--connect`): a clip session, one `fetch` and its `records`.
-    private static func syncFetch(_ name: RecordName, _ server: Endpoint) -> (ShareStore) throws -> Void {
+    /// Where `clip open` fetches from.
+    private enum Fetch {
+        /// One request (`GatewayClient`): the link itself, or its path on `--http`.
+        case http(GatewayClient, GatewayURL)
+        /// A clip session with a sync server (`--connect`).
+        case sync(Endpoint)
+    }
+
+    /// The sync fetch: a clip session, one `fetch` and its `records`.
+    private static func syncFetch(_ name: RecordName, from server: Endpoint, into store: ShareStore) throws {
         var request = SyncRequest(endpoint: server)
         request.role = .clip
         request.names = [name]
-        return { store in _ = try SyncClient.run(request, store: store) }
+        _ = try SyncClient.run(request, store: store)
+    }
+
+    private static func unknown(_ name: RecordName) -> CLIError {
+        .notFound("the server does not know share \(name): check the link, or ask its owner to share the card again")
     }
 
     /// The HTTP fetch: the link itself (over HTTPS, as an App Clip), or its
     /// path and query on `base`. Checks the URL and the CA file before any
     /// store is touched.
-    private static func httpFetch(_ name: RecordName, link: String, base: String?, caFile: String?) throws -> (ShareStore) throws -> Void {
+    private static func httpFetch(link: String, base: String?, caFile: String?) throws -> Fetch {
         let url: GatewayURL
         do {
             url = try base.map { base throws(GatewayClientError) in try GatewayURL(base: base, link: link) } ?? GatewayURL(link: link)
@@ -109,6 +136,6 @@ struct ClipOpenCommand: Command {
         }
         let client: GatewayClient
         do { client = try GatewayClient(options: GatewayClient.Options(caFile: caFile)) } catch { throw CLIError.failure("\(error)") }
-        return { store in _ = try client.fetch(name, from: url, into: store) }
+        return .http(client, url)
     }
 }

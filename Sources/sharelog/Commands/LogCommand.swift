@@ -33,7 +33,7 @@ struct LogCommand: Command {
         } ?? 0
         let limit = try arguments.integer("limit", in: 1...Int.max) ?? Int.max
         try arguments.finish()
-        let store = try context.openStore()
+        let store = try context.openStoreToRead(for: Self.name)
         var cursor = after, printed = 0
         while printed < limit {
             let chunk = try store.events(after: cursor, limit: min(1000, limit - printed))

@@ -16,7 +16,7 @@ struct PeersCommand: Command {
 
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         try arguments.finish()
-        let peers = try context.openStore().peers().map {
+        let peers = try context.openStoreToRead(for: Self.name).peers().map {
             Output(peer: "\($0.peer)", epoch: "\($0.epoch)", position: $0.position, lastSeen: $0.lastSeen.iso8601)
         }
         if context.json { try context.printJSON(peers); return ExitCode.success }

@@ -11,7 +11,7 @@ struct ShareGetCommand: Command {
         let target = try arguments.positional("share id or link")
         let answer = ShareAnswer(rawCard: arguments.flag("vcard"), photoPath: try arguments.option("photo"))
         try arguments.finish()
-        let store = try context.openStore()
+        let store = try context.openStoreToRead(for: Self.name)
         return try answer.show(try recordName(target, store: store), from: store, context)
     }
 

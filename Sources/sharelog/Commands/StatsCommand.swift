@@ -22,7 +22,7 @@ struct StatsCommand: Command {
 
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         try arguments.finish()
-        let stats = try context.openStore().stats()
+        let stats = try context.openStoreToRead(for: Self.name).stats()
         let output = Output(
             replicaID: "\(stats.replicaID)", epoch: "\(stats.epoch)", events: stats.events,
             lastPosition: stats.lastPosition, live: stats.live, expired: stats.expired, due: stats.due,

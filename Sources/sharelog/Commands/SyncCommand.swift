@@ -57,7 +57,9 @@ struct SyncCommand: Command {
         request.names = names
         request.key = sync.key
         request.options = sync.session
-        let existed = context.storeExists
+        // A store is made only for a server that can be there (no socket at a
+        // unix: path is a typo, not a reason to leave an empty store).
+        if !context.storeExists, let missing = SyncOptions.missingSocket(request.endpoint) { throw CLIError.failure("sync failed: \(missing)") }
         let store = try context.openStore(creatingIfMissing: true)
         let sessions = SessionContext()
         StopSignals.install(sessions)
@@ -88,7 +90,6 @@ struct SyncCommand: Command {
             }
         } catch {
             context.progressDone()
-            context.discard(store, existedBefore: existed)
             throw CLIError.failure("sync failed: \(error)")
         }
         context.progressDone()

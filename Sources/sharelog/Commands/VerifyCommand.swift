@@ -19,7 +19,7 @@ struct VerifyCommand: Command {
 
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         try arguments.finish()
-        let store = try context.openStore()
+        let store = try context.openStoreToRead(for: Self.name)
         let report = try store.verify { context.progress("read \($0) log entries") }
         context.progressDone()
         let output = Output(

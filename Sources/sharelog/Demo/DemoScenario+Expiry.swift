@@ -49,7 +49,7 @@ extension DemoScenario {
         guard opened.status == 0 else {
             throw CLIError.failure("clip open of the new share exited \(opened.status): \(opened.errors)")
         }
-        let handed = try children.run("handoff", sharelog(places.app, "--json", "handoff", "--from", places.clip))
+        let handed = try children.run("handoff", sharelog(places.app, "--json", "handoff", "--from", places.clip, "--create"))
         let answer = Self.json(handed.output) ?? [:]
         let adopted = answer["sharesAdopted"] as? Int ?? -1, ended = answer["sharesEnded"] as? Int ?? -1
         guard handed.status == 0, adopted == 1, ended == 1 else {

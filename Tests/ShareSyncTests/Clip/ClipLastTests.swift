@@ -54,6 +54,9 @@ extension ClipLifecycleTests {
         let server = try bench.serve(at: Self.halfMinuteLater)
         let clip = bench.clip("clip", at: Self.halfMinuteLater)
         let unknown = "https://cards.example.com/appclip?id=0b7e5f3c-2a41-4c8e-9d6f-3e1a2b4c5d60"
+        // Made first: a store that clip open made for a share the server
+        // does not know would be removed again.
+        #expect(try clip.run("init").succeeded)
         #expect(try clip.run("clip", "open", unknown, "--connect", server).status == 3)
         try #require(try clip.eventCount() == 0)
 

@@ -56,7 +56,7 @@ import TestSupport
             // cannot finish the pull the kill interrupted.
             let outcome = try sync.finish(timeout: .seconds(60))
             if killed { try bench.restartServer() }
-            let error = String(decoding: outcome.error, as: UTF8.self)
+            let error = Self.errorLine(outcome.error)
             if killed, outcome.status == 1, !outcome.signaled {
                 kills += 1
                 let cause = Self.causes.first { error.hasPrefix("sharelog: sync failed: ") && error.contains($0) }
@@ -82,4 +82,14 @@ import TestSupport
         "closed the connection early",
         "nothing accepts connections at",
     ]
+
+    /// The error a `--json` pull printed, as its text line reads:
+    /// `sharelog: ` and the JSON error's message (docs/CLI.md, "Exit codes").
+    static func errorLine(_ bytes: [UInt8]) -> String {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
+            let message = object["message"] as? String
+        else { return text }
+        return "sharelog: " + message
+    }
 }

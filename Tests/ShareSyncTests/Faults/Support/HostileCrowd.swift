@@ -4,12 +4,14 @@ import Synchronization
 import TestSupport
 @testable import ShareSync
 
-/// Bad clients of every `HostilePeer` kind against one server, all at
-/// once, each kind on threads of its own, from `start` until `stop`. Each
-/// attempt's outcome is counted in `tally`, from the clients' side.
+/// Bad clients of every `HostilePeer` kind that makes sense over the
+/// server's transport against one server, all at once, each kind on
+/// threads of its own, from `start` until `stop`. Each attempt's outcome
+/// is counted in `tally`, from the clients' side.
 final class HostileCrowd: Sendable {
     /// What the bad clients need to know of the server.
     struct Target: Sendable {
+        let transport: HostileNetworkBench.Transport
         let endpoint: Endpoint
         /// The server's `--connect` text, for `sharelog sync`.
         let connect: String
@@ -19,8 +21,14 @@ final class HostileCrowd: Sendable {
         let otherKeyFile: String
         /// What a push client holding the key sent in a session that got
         /// in once: its hello, and everything after (`HostileLoadBench.recordPush`).
-        let replay: (hello: [UInt8], rest: [UInt8])
+        /// Unix socket only.
+        let replay: (hello: [UInt8], rest: [UInt8])?
         let garbageSeed: UInt64
+        /// The server's key, which the clips on the TCP port hold too.
+        let key: SyncKey
+        /// A TLS ClientHello under the key, for the trickle on TCP
+        /// (`HostileTLS.clientHello(under:)`).
+        let clientHello: [UInt8]
     }
 
     /// Trickling clients at once.
@@ -31,6 +39,13 @@ final class HostileCrowd: Sendable {
     /// The start of every idle clip's replica id, by which the server's log
     /// lines of idle clips are told from the good clips'.
     static let idleClipPrefix = "1d1ec119-0000-4000-8000-"
+    /// The replica id every clip on the TCP port names: a session of one
+    /// in the server's log would be known by it.
+    static let tcpClipReplica = "7c9c11b0-0000-4000-8000-000000000001"
+    /// Clips trying the TCP port at once. Each attempt is a whole TLS
+    /// handshake, so two keep the refusal busy without taking the two
+    /// cores from the good mains.
+    static let tcpClips = 2
     /// Connections the one-byte flood holds at once: more than the
     /// server's 64 sessions.
     static let oneByteFloodSize = 100
@@ -54,12 +69,16 @@ final class HostileCrowd: Sendable {
         return FrameEncoder.encode(handshake.start.frame)
     }
 
+    /// The kinds at work: those that make sense over the target's transport.
+    var kinds: [HostilePeer] { HostilePeer.kinds(over: target.transport) }
+
     /// Starts every kind's threads.
     func start() {
-        for kind in HostilePeer.allCases {
+        for kind in kinds {
             let lanes = switch kind {
             case .trickle: Self.trickles
             case .idleClip: Self.idleClips
+            case .clipOnTCP: Self.tcpClips
             default: 1
             }
             for lane in 0..<lanes {
@@ -68,7 +87,9 @@ final class HostileCrowd: Sendable {
                     defer { running.subtract(1, ordering: .relaxed) }
                     switch kind {
                     case .flood: flood(kind, holding: Self.floodSize, sending: nil)
-                    case .oneByteFlood: flood(kind, holding: Self.oneByteFloodSize, sending: 0x00)
+                    case .oneByteFlood:
+                        // The first byte of a frame's length, or of a TLS record.
+                        flood(kind, holding: Self.oneByteFloodSize, sending: target.transport == .tcp ? HostileTLS.handshake : 0x00)
                     default: repeatAttempts(kind, lane: lane)
                     }
                 }
@@ -110,6 +131,7 @@ final class HostileCrowd: Sendable {
                 case .wrongKey: outcome = try wrongKey()
                 case .replayedHandshake: outcome = try replayedHandshake()
                 case .idleClip: outcome = try idleClip()
+                case .clipOnTCP: outcome = try clipOnTCP()
                 case .flood, .oneByteFlood: outcome = nil
                 }
             } catch let error as TransportError {
@@ -121,8 +143,11 @@ final class HostileCrowd: Sendable {
         }
     }
 
-    /// Refused unless the server's answer, read to its close, welcomes the client.
-    private static func judge(_ answer: [UInt8]) throws -> HostilePeer.Outcome {
+    /// Refused unless the server's answer, read to its close, welcomes the
+    /// client; on TCP, refused only when it is nothing or TLS alerts
+    /// (`HostileTLS.judge`).
+    private func judge(_ answer: [UInt8]) throws -> HostilePeer.Outcome {
+        if target.transport == .tcp { return HostileTLS.judge(answer) }
         let messages = try RawPeer.messages(in: answer)
         if messages.contains(where: { if case .welcome = $0 { true } else { false } }) { return .admitted("welcomed: \(messages)") }
         return .refused
@@ -144,11 +169,17 @@ final class HostileCrowd: Sendable {
         let bytes = (0..<Int.random(in: 16...512, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let peer = try RawPeer(target.endpoint)
         Self.sendIgnoringClose(peer, bytes)
-        return try Self.judge(peer.readUntilClosed())
+        return try judge(peer.readUntilClosed())
     }
 
+    /// Refused on the length alone: `error(oversizedFrame)`, or on TCP a
+    /// `record_overflow` alert, and the connection closed.
     private func oversizedLength() throws -> HostilePeer.Outcome {
         let peer = try RawPeer(target.endpoint)
+        if target.transport == .tcp {
+            Self.sendIgnoringClose(peer, HostileTLS.oversizedRecordHeader)
+            return try HostileTLS.judge(peer.readUntilClosed(), alerting: HostileTLS.recordOverflow)
+        }
         Self.sendIgnoringClose(peer, [0x7F, 0xFF, 0xFF, 0xFF])
         let answer = try RawPeer.messages(in: peer.readUntilClosed())
         if Self.isBusy(answer) { return .unreached("busy") }
@@ -156,31 +187,35 @@ final class HostileCrowd: Sendable {
         return .refused
     }
 
-    /// A hello one byte a second, until the server answers or closes.
+    /// A hello (on TCP, a TLS ClientHello) one byte a second, until the
+    /// server answers or closes.
     private func trickle() throws -> HostilePeer.Outcome? {
         let peer = try RawPeer(target.endpoint)
-        for byte in Self.hello() {
+        for byte in target.transport == .tcp ? target.clientHello : Self.hello() {
             if isStopping { return nil }
             Self.sendIgnoringClose(peer, [byte])
             if try peer.channel.waitReadable(orWake: nil, deadline: .now + .seconds(1)) == .readable { break }
         }
-        return try Self.judge(peer.readUntilClosed())
+        return try judge(peer.readUntilClosed())
     }
 
     private func wrongKey() throws -> HostilePeer.Outcome {
         let result = try target.stranger.run(
             arguments: ["sync", "--connect", target.connect, "--push", "--key-file", target.otherKeyFile, "--json"])
         if result.status == 0 { return .admitted("sync --push under another key succeeded: \(result.text)") }
-        if result.status == 1, result.error.contains("different keys") { return .refused }
+        // The sync handshake's proofs, or TLS's PSK binder on TCP.
+        let refusal = target.transport == .tcp ? "the peer does not hold this key" : "different keys"
+        if result.status == 1, result.error.contains(refusal) { return .refused }
         return .unreached("sync exited \(result.status): \(result.error)")
     }
 
     private func replayedHandshake() throws -> HostilePeer.Outcome {
+        guard let replay = target.replay else { return .unreached("no recorded session to replay") }
         let peer = try RawPeer(target.endpoint)
-        try peer.send(target.replay.hello)
+        try peer.send(replay.hello)
         let welcome = try peer.receive()
         guard case .welcome? = welcome else { return .unreached("the replayed hello got \(welcome.map { "\($0)" } ?? "no answer"), not a welcome") }
-        Self.sendIgnoringClose(peer, target.replay.rest)
+        Self.sendIgnoringClose(peer, replay.rest)
         let answer: [Message]
         do { answer = try RawPeer.messages(in: peer.readUntilClosed(timeout: .seconds(10))) } catch is DeadlineExceeded {
             return .admitted("the server kept the replayed session open")
@@ -223,6 +258,22 @@ final class HostileCrowd: Sendable {
             }
         }
         return nil
+    }
+
+    /// A clip on the TCP port, inside TLS under the key: refused when its
+    /// hello is answered with `error(roleForbidden)`, pointing at HTTPS,
+    /// and nothing else before the close.
+    private func clipOnTCP() throws -> HostilePeer.Outcome {
+        let peer = try RawPeer(target.endpoint, key: target.key)
+        let hello = ClientHandshake(
+            role: .clip, directions: [], replica: ReplicaID(Self.tcpClipReplica)!, epoch: Epoch(uuid: UUID()), key: nil,
+            nonce: HandshakeNonce(bytes: SyncKey.randomNonce())!)
+        Self.sendIgnoringClose(peer, FrameEncoder.encode(hello.start.frame))
+        let answer = try RawPeer.messages(in: peer.readUntilClosed())
+        guard answer.count == 1, case .error(.roleForbidden, let text) = answer[0], text.contains("HTTPS") else {
+            return .admitted("a clip on the TCP port was answered \(answer), not error(roleForbidden)")
+        }
+        return .refused
     }
 
     /// Holds `size` connections that each sent `byte` (none: nothing);

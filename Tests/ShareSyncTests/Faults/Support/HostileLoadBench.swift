@@ -2,10 +2,11 @@ import Foundation
 import SampleCards
 import ShareLog
 import TestSupport
+@testable import ShareSync
 
-/// A keyed `sharelog serve` on a Unix socket over a store of `shares`
-/// seeded shares, the links and cards of those shares as the seed made
-/// them, and a store and key of the bad clients' own.
+/// A keyed `sharelog serve`, on a Unix socket or on TCP under TLS, over a
+/// store of `shares` seeded shares, the links and cards of those shares as
+/// the seed made them, and a store and key of the bad clients' own.
 final class HostileLoadBench {
     /// Shares in the served store: one event each.
     static let shares = 3_000
@@ -23,6 +24,7 @@ final class HostileLoadBench {
     /// The link of seeded share `i`, from the seeding store.
     let links: [String]
     let keyFile: String
+    let key: SyncKey
     let otherKeyFile: String
     let stranger: SharelogCLI
     private(set) var server: ServeProcess?
@@ -40,6 +42,7 @@ final class HostileLoadBench {
         keyFile = directory.appending("sync.key")
         otherKeyFile = directory.appending("other.key")
         for file in [keyFile, otherKeyFile] { _ = try main.run("keygen", file).checked("sharelog keygen") }
+        key = try SyncKey.load(from: keyFile)
         stranger = .forFaults(store: directory.appending("stranger"))
         _ = try SeedStore.build(at: stranger.store) { try SeedStore.create((0..<5).map { SampleCard.make(index: 90_000 + $0) }, in: $0) }
     }
@@ -50,9 +53,11 @@ final class HostileLoadBench {
     /// The card of seeded share `index`, made again from the seed.
     static func card(_ index: Int) -> [UInt8] { SampleCard.make(index: index, photoBytes: photoBytes) }
 
-    /// Starts the server: keyed, 64 sessions, a 3 s handshake timeout.
-    func serve() throws -> ServeProcess {
-        let server = try ServeProcess(main, socket: directory.appending("s"), extra: [
+    /// Starts the server on `transport` (TCP: a free port of 127.0.0.1):
+    /// keyed, 64 sessions, a 3 s handshake timeout.
+    func serve(over transport: HostileNetworkBench.Transport) throws -> ServeProcess {
+        let listen = transport == .tcp ? "tcp:127.0.0.1:0" : "unix:\(directory.appending("s"))"
+        let server = try ServeProcess(main, listen: listen, extra: [
             "--key-file", keyFile, "--max-connections", "\(Self.maxConnections)", "--handshake-timeout", "\(Self.handshakeTimeoutSeconds)",
             "--clip-idle-timeout", "\(Self.clipIdleTimeoutSeconds)",
         ])
@@ -93,6 +98,13 @@ final class HostileLoadBench {
     func clipCommand(_ clip: Int, endpoint: String) -> (cli: SharelogCLI, arguments: [String]) {
         let cli = SharelogCLI.forFaults(store: directory.appending("clip\(clip)"))
         return (cli, ["clip", "open", links[Self.shareIndex(clip)], "--connect", endpoint, "--vcard"])
+    }
+
+    /// `sync --connect … --pull --key-file K --json` for good main `index`,
+    /// into a fresh store of its own: it must end with every seeded event.
+    func mainCommand(_ index: Int, endpoint: String) -> (cli: SharelogCLI, arguments: [String]) {
+        let cli = SharelogCLI.forFaults(store: directory.appending("good-main\(index)"))
+        return (cli, ["sync", "--connect", endpoint, "--pull", "--key-file", keyFile, "--json"])
     }
 
     /// The share good clip `clip` fetches: spread over the store, no two alike.
