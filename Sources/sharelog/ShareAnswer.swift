@@ -15,17 +15,35 @@ struct ShareAnswer {
         var expiredAt: String?
         var reason: String?
         var preview: VCardPreview?
-        /// Where the answer came from, when not the server just now (`clip open`).
-        var source: String?
+        /// Where the answer came from (`clip open`, `clip last`).
+        var source: Source?
         /// With `--photo`: whether the photo was written.
         var photoWritten: Bool?
         /// With `--vcard --json`: the card itself.
         var vCard: String?
     }
 
+    /// Where a clip's answer came from: a code in `--json`, a phrase in text.
+    enum Source: String, Encodable {
+        /// The server, just now (`clip open`).
+        case server
+        /// The clip's own store (`clip last`).
+        case clipStore
+        /// The clip's own store, because the server was unreachable (`clip open`).
+        case clipStoreOffline
+
+        var phrase: String {
+            switch self {
+            case .server: "the server, just now"
+            case .clipStore: "this clip's store"
+            case .clipStoreOffline: "this clip's store (the server was unreachable)"
+            }
+        }
+    }
+
     var rawCard = false
     var photoPath: String?
-    var source: String?
+    var source: Source?
 
     static let vCardOption = OptionSpec.flag("vcard", "print the raw vCard instead of the preview, ready for Contacts")
     static let photoOption = OptionSpec.value("photo", "FILE", "also write the card's decoded photo to FILE")
@@ -84,7 +102,7 @@ struct ShareAnswer {
         if let expiredAt = output.expiredAt { context.print("expired:  \(expiredAt) (\(output.reason ?? ""))") }
         if let expiresAt = output.expiresAt { context.print("expires:  \(expiresAt)") }
         context.print("link:     \(output.link)")
-        if let source = output.source { context.print("source:   \(source)") }
+        if let source = output.source { context.print("source:   \(source.phrase)") }
         guard let preview = output.preview else { return }
         // The card's words are the sharer's: escaped, so that no field can
         // print a line of its own or drive the terminal.

@@ -65,6 +65,21 @@ import TestSupport
         #expect(!shown.output.contains("\u{1B}"))
     }
 
+    /// `stats` counts each share once: live by the clock, due (ended, not
+    /// yet swept) or expired (rough edge: due ones were counted as live too).
+    @Test func statsCountsEachShareOnce() throws {
+        let dir = TemporaryDirectory()
+        let cli = try Self.store(dir)
+        for ttl in ["1h", "7d"] { _ = try cli.run("share", "create", "-", "--ttl", ttl, input: Data(SampleCard.make(index: 1))) }
+        let before = try cli.run("stats", "--json", "--now", "2026-12-01T12:00:00Z").json
+        #expect([before["live"], before["due"], before["expired"]] as? [Int] == [1, 1, 0])
+        _ = try cli.run("sweep", "--now", "2026-12-01T12:00:00Z")
+        let after = try cli.run("stats", "--json", "--now", "2026-12-01T12:00:00Z").json
+        #expect([after["live"], after["due"], after["expired"]] as? [Int] == [1, 0, 1])
+        let text = try cli.run("stats", "--now", "2026-12-01T12:00:00Z").output
+        #expect(text.contains("shares:    1 live, 0 ended awaiting a sweep, 1 expired\n"), "\(text)")
+    }
+
     /// The photo's bytes, decoded here from the card's folded base64 line.
     static func photo(in card: [UInt8]) throws -> Data {
         let text = String(decoding: card, as: UTF8.self).replacingOccurrences(of: "\r\n ", with: "")

@@ -14,7 +14,7 @@ struct ClipLastCommand: Command {
         guard let name = try store.lastShown() else {
             throw CLIError.notFound("this clip has not shown a share yet: open one with 'sharelog clip open LINK'")
         }
-        answer.source = "this clip's store"
+        answer.source = .clipStore
         return try answer.show(name, from: store, context)
     }
 }

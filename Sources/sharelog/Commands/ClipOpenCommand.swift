@@ -71,9 +71,9 @@ struct ClipOpenCommand: Command {
                 throw CLIError.failure("cannot fetch share \(name): \(failure); this clip has never held it")
             }
             logLine("the server is unreachable (\(failure)); answering from this clip's own store")
-            answer.source = "this clip's store (the server was unreachable)"
+            answer.source = .clipStoreOffline
         } else {
-            answer.source = "the server, just now"
+            answer.source = .server
         }
         // The server answered, and does not know the share: say so, not
         // that this store lacks it (the clip did ask).

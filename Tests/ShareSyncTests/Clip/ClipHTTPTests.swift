@@ -36,7 +36,7 @@ import TestSupport
         #expect(opened.json["status"] as? String == "live")
         #expect(opened.json["id"] as? String == share.id)
         #expect(opened.json["link"] as? String == share.link)
-        #expect(opened.json["source"] as? String == "the server, just now")
+        #expect(opened.json["source"] as? String == "server")
         #expect((opened.json["preview"] as? [String: Any])?["name"] as? String == "Hal Https")
         #expect(try ClipBench.files(holding: card.marker, in: clip.store) == ["data.mdb"])
         // One request, answered 200, on the share's route.

@@ -22,7 +22,7 @@ extension ClipLifecycleTests {
         #expect(offline.status == 0, "\(offline.error)")
         #expect(offline.json["status"] as? String == "live")
         #expect((offline.json["preview"] as? [String: Any])?["name"] as? String == "Eve Offline")
-        #expect(offline.json["source"] as? String == "this clip's store (the server was unreachable)")
+        #expect(offline.json["source"] as? String == "clipStoreOffline")
         #expect(offline.error.contains("the server is unreachable"), "\(offline.error)")
         #expect(offline.error.contains("answering from this clip's own store"), "\(offline.error)")
         let rawCard = try holder.run("clip", "open", share.link, "--connect", server, "--vcard")
