@@ -79,8 +79,9 @@ final class MessageChannel: @unchecked Sendable {
     /// The most of the peer's bytes a send keeps while it waits for room:
     /// two of the largest frames allowed now, what a peer that keeps to
     /// the protocol writes before it reads (a sender's window is two
-    /// batches; acks and heartbeats are a few bytes), and a few hundred
-    /// bytes in a clip's session, whose frames are small fetches.
+    /// batches; acks and heartbeats are a few bytes), and one read more.
+    /// About 8 MiB in a main's session by default; about 66 KiB in a
+    /// clip's, whose frames are small fetches.
     var readAheadBytes: Int { 2 * (Frame.headerSize + decoder.maxPayloadBytes) + Self.readBytes }
 
     /// The bytes a slow reader must take within a write's stall timeout:
