@@ -5,7 +5,7 @@ import Testing
 @testable import BenchmarkKit
 
 /// The relay workload's NATS cluster does not outlive a killed benchmark.
-@Suite(.timeLimit(.minutes(3))) struct NatsLifelineTests {
+@Suite(.hangDeadline) struct NatsLifelineTests {
     @Test func aKilledBenchmarkLeavesNoNatsServer() throws {
         let directory = TemporaryDirectory()
         let work = directory.appending("work")

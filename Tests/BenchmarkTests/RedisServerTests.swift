@@ -5,7 +5,7 @@ import Testing
 
 /// The benchmark's redis-server never outlives it: a run that dies,
 /// however it dies, takes its server with it, so no stray process is left.
-@Suite(.timeLimit(.minutes(3))) struct RedisServerTests {
+@Suite(.hangDeadline) struct RedisServerTests {
     @Test func aKilledBenchmarkLeavesNoRedisServer() throws {
         let directory = TemporaryDirectory()
         let work = directory.appending("work")

@@ -8,7 +8,7 @@ import Testing
 /// liblmdb opens `data.mdb` without `O_CLOEXEC`, and a child that inherited
 /// it could read every record, and would keep the file's blocks allocated
 /// after the store is deleted, for as long as it runs.
-@Suite(.timeLimit(.minutes(5))) struct ChildProcessTests {
+@Suite(.hangDeadline) struct ChildProcessTests {
     /// What a child process has open, as `ls -l /proc/self/fd/` in it
     /// prints it. `ls` is spawned with its standard streams on pipes, so
     /// anything else it lists (but the directory it reads) it inherited.

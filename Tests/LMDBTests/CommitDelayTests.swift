@@ -6,7 +6,7 @@ import Testing
 
 /// The writer holds a group commit open for more writes only while other
 /// writers are active (`Options.commitDelay`).
-@Suite(.timeLimit(.minutes(5))) struct CommitDelayTests {
+@Suite(.hangDeadline) struct CommitDelayTests {
     static func delayed(_ delay: Duration) -> Environment.Options {
         var options = Environment.Options()
         options.commitDelay = delay

@@ -3,9 +3,10 @@ import Foundation
 import Synchronization
 import Testing
 @testable import LMDB
+import TestSupport
 
 /// Run under ThreadSanitizer too: `swift test --sanitize=thread --filter ConcurrencyTests`.
-@Suite(.timeLimit(.minutes(5))) struct ConcurrencyTests {
+@Suite(.hangDeadline) struct ConcurrencyTests {
     /// Writes `a` and `b` together, so a snapshot always sees them equal.
     static func writePair(_ value: UInt64, in store: Store) throws {
         let data = store.data

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 @testable import LMDB
 
-@Suite(.timeLimit(.minutes(5))) struct EnvironmentTests {
+@Suite(.hangDeadline) struct EnvironmentTests {
     @Test func opensWithNoTLSAndWriteMapAndDurableByDefault() throws {
         let dir = TemporaryDirectory()
         let env = try Environment.open(at: dir.path, databases: ["data"])
@@ -114,7 +114,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct EnvironmentFailureTests {
+@Suite(.hangDeadline) struct EnvironmentFailureTests {
     @Test func freesTheHandleWhenOpeningFails() throws {
         // mdb_env_open closes the files itself when it fails, so only the
         // heap shows whether the MDB_env was closed. Measured in a probe,

@@ -12,7 +12,7 @@ import Testing
 /// grown map shrinks it to that part and succeeds.
 ///
 /// On a 4 MiB tmpfs; only as root (mounting needs CAP_SYS_ADMIN).
-@Suite(.enabled(if: TinyDisk.mayMount, "mounting a tmpfs needs root"), .timeLimit(.minutes(5)))
+@Suite(.enabled(if: TinyDisk.mayMount, "mounting a tmpfs needs root"), .hangDeadline)
 struct FullDiskTests {
     static func options() -> Environment.Options {
         var options = Environment.Options()

@@ -6,7 +6,7 @@ import Testing
 /// nested ones). A write that throws must not undo the others, nor be
 /// committed itself, and the others, run again without it, must commit
 /// exactly once.
-@Suite(.timeLimit(.minutes(5))) struct GroupCommitTests {
+@Suite(.hangDeadline) struct GroupCommitTests {
     struct Refused: Error, Equatable {
         let number: Int
     }

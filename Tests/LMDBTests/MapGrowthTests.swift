@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 @testable import LMDB
 
-@Suite(.timeLimit(.minutes(5))) struct MapGrowthTests {
+@Suite(.hangDeadline) struct MapGrowthTests {
     static func smallMap(max: Int = 256 << 30) -> Environment.Options {
         var options = Environment.Options()
         options.mapSize = 256 << 10
@@ -70,7 +70,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct GroupGrowthTests {
+@Suite(.hangDeadline) struct GroupGrowthTests {
     @Test func aGroupOfQueuedWritesGrowsTheMapTogether() async throws {
         let store = try Store(options: MapGrowthTests.smallMap())
         let env = store.env, data = store.data

@@ -8,7 +8,7 @@ import Testing
 /// Reads renew idle reset transactions instead of beginning new ones
 /// (`Options.idleReadTransactions`). The reader table is checked with
 /// Debian's `mdb_stat -r`, from another process.
-@Suite(.timeLimit(.minutes(5))) struct ReadReuseTests {
+@Suite(.hangDeadline) struct ReadReuseTests {
     static func options(idle: Int, maxReaders: Int = 510, mapSize: Int? = nil) -> Environment.Options {
         var options = Environment.Options()
         options.idleReadTransactions = idle
@@ -148,7 +148,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct ReadReuseLifecycleTests {
+@Suite(.hangDeadline) struct ReadReuseLifecycleTests {
     @Test func aForkedChildLeavesTheParentsIdleTransactionsAlone() throws {
         let dir = TemporaryDirectory()
         // The probe is single-threaded until it forks, so forking it is safe.

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 @testable import LMDB
 
-@Suite(.timeLimit(.minutes(5))) struct ReaderSlotTests {
+@Suite(.hangDeadline) struct ReaderSlotTests {
     static func fewReaders(_ count: Int) -> Environment.Options {
         var options = Environment.Options()
         options.maxReaders = count
@@ -46,7 +46,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct StaleReaderOpenTests {
+@Suite(.hangDeadline) struct StaleReaderOpenTests {
     @Test func openingClearsSlotsOfProcessesThatDied() throws {
         let dir = TemporaryDirectory()
         // A live reader keeps the lock file in use, so this open must clear

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 @testable import LMDB
 
-@Suite(.timeLimit(.minutes(5))) struct RegistryTests {
+@Suite(.hangDeadline) struct RegistryTests {
     @Test func openingADirectoryTwiceReturnsTheSameEnvironment() throws {
         let dir = TemporaryDirectory()
         let first = try Environment.open(at: dir.path, databases: ["data"])
@@ -81,7 +81,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct RegistryLifecycleTests {
+@Suite(.hangDeadline) struct RegistryLifecycleTests {
     @Test func anOpenWaitsUntilTheClosingHandleHasClosed() throws {
         let dir = TemporaryDirectory()
         // The environment is released but its handle kept, as one still

@@ -9,7 +9,7 @@ import Testing
 
 /// Scrub beside other work: its own transaction, nesting, foreign
 /// databases, the reader list, and concurrent writers and readers.
-@Suite(.timeLimit(.minutes(5))) struct ScrubSafetyTests {
+@Suite(.hangDeadline) struct ScrubSafetyTests {
     typealias Fixture = ScrubTests.Fixture
 
     @Test func aScrubRunsInATransactionOfItsOwn() async throws {

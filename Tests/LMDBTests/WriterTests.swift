@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 @testable import LMDB
 
-@Suite(.timeLimit(.minutes(5))) struct WriterTests {
+@Suite(.hangDeadline) struct WriterTests {
     struct Refused: Error {}
 
     @Test func writesFromManyTasksAllRunOnTheWritersThread() async throws {

@@ -15,7 +15,7 @@ import Testing
 ///
 /// The writer runs under a watchdog and is killed on every path out of the
 /// test; every wait has a deadline.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.hangDeadline)
 struct ConcurrentVerifyTests {
     /// Verifies that must overlap a commit of the writer's.
     static let overlapping = 20

@@ -3,12 +3,13 @@ import LMDB
 import SampleCards
 import Testing
 @testable import ShareLog
+import TestSupport
 
 /// A log value damaged on disk (planted here through raw LMDB) is reported,
 /// with its sequence number, by `verify`, by `events(after:)`, by compaction
 /// and by `sharelog verify`; nothing traps, and the entries around it and the
 /// projections still read.
-@Suite(.timeLimit(.minutes(5))) struct CorruptEventTests {
+@Suite(.hangDeadline) struct CorruptEventTests {
     /// Ways a stored event can be damaged, each with the reason it must give
     /// (written out by hand from `EventDecodingError`'s documented messages).
     enum Damage: String, CaseIterable, CustomTestStringConvertible {

@@ -4,11 +4,12 @@ import LMDB
 import SampleCards
 import Testing
 @testable import ShareLog
+import TestSupport
 
 /// The crash checker must catch what it exists to catch: these tests build a
 /// history by hand, make the store disagree with it, and expect a violation.
 /// The last test runs the real harness, with a few kills.
-@Suite(.timeLimit(.minutes(3))) struct CrashCheckerTests {
+@Suite(.hangDeadline) struct CrashCheckerTests {
     let workload = ShareWorkload()
 
     /// A store and a history of slot 0's operations, performed for real.

@@ -8,7 +8,7 @@ import TestSupport
 /// The crash runner's own decisions: a run that tested nothing fails, a hung
 /// writer fails the run instead of hanging it, and the map size it reports
 /// is the one LMDB's own tool reads.
-@Suite(.timeLimit(.minutes(2))) struct CrashRunnerTests {
+@Suite(.hangDeadline) struct CrashRunnerTests {
     @Test func aRunInWhichNothingWasAcknowledgedFails() {
         var report = CrashReport(workload: "shares", seed: 3, writers: [1, 3])
         report.kills = 4

@@ -17,7 +17,7 @@ import Testing
 ///
 /// The reader runs under a watchdog and is killed on every path out of the
 /// test; every wait has a deadline.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.hangDeadline)
 struct CrossProcessGrowthTests {
     static let initialMap = 256 << 10
     static let batch = 4, batches = 400

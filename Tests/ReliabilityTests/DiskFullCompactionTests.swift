@@ -26,7 +26,7 @@ import Testing
 ///
 /// Stores live on a tmpfs (`SmallFileSystem`; skipped with the reason where
 /// it cannot be mounted, failed when root cannot mount it).
-@Suite(.needsSmallFileSystem, .timeLimit(.minutes(5)))
+@Suite(.needsSmallFileSystem, .hangDeadline)
 struct DiskFullCompactionTests {
     static let start = Timestamp(milliseconds: ReliabilityStore.start)
     /// Shares 0..<expiring live 60 + i seconds, the others an hour.

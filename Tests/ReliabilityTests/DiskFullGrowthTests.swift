@@ -14,7 +14,7 @@ import Testing
 ///
 /// The store lives on a 4 MiB tmpfs (`SmallFileSystem`; skipped with the
 /// reason where it cannot be mounted, failed when root cannot mount it).
-@Suite(.needsSmallFileSystem, .timeLimit(.minutes(5)))
+@Suite(.needsSmallFileSystem, .hangDeadline)
 struct DiskFullGrowthTests {
     static let start = Timestamp(milliseconds: ReliabilityStore.start)
     static let initialMap = 256 << 10

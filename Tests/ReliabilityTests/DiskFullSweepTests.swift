@@ -23,7 +23,7 @@ import Testing
 /// touches only the ends of a few B-trees, a handful of pages, and a
 /// reader from before the sweep keeps batches from reusing each other's
 /// freed pages) some batches commit before one fails.
-@Suite(.needsSmallFileSystem, .timeLimit(.minutes(5)))
+@Suite(.needsSmallFileSystem, .hangDeadline)
 struct DiskFullSweepTests {
     static let start = Timestamp(milliseconds: ReliabilityStore.start)
     /// Shares 0..<due expire before `sweepTime`; the others live on.

@@ -17,7 +17,7 @@ import Testing
 /// test is reported as skipped with the reason. As root, as in CI, it always
 /// runs, and a mount that fails fails it: the environment is broken then,
 /// and a skip would hide that the disk-full paths went unchecked.
-@Suite(.needsSmallFileSystem, .timeLimit(.minutes(5)))
+@Suite(.needsSmallFileSystem, .hangDeadline)
 struct DiskFullTests {
     @Test func aFullDiskFailsClearlyAndKeepsWhatWasAcknowledged() throws {
         let fileSystem = try SmallFileSystem(size: 2 << 20)

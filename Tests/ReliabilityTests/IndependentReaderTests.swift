@@ -10,7 +10,7 @@ import TestSupport
 /// reader (Tests/Readers/read_store.py) decodes from docs/FORMAT.md alone,
 /// so these tests also prove that document precise. Scripts/test installs
 /// both packages.
-@Suite(.timeLimit(.minutes(5))) struct IndependentReaderTests {
+@Suite(.hangDeadline) struct IndependentReaderTests {
     /// The check value of the CRC-32 the format names (zlib's): FormatBytes
     /// computes it as the document describes.
     @Test func formatBytesComputesZlibsCRC32() {

@@ -1,11 +1,12 @@
 import SampleCards
 import Testing
 @testable import ShareLog
+import TestSupport
 
 /// A store whose map starts small grows through a long run of creates, each
 /// its own transaction, and keeps every share; reopened with the same small
 /// setting, it adopts the larger file and goes on growing.
-@Suite(.timeLimit(.minutes(5))) struct MapGrowthFaultTests {
+@Suite(.hangDeadline) struct MapGrowthFaultTests {
     static let initialMap = 256 << 10
 
     @Test func aLongRunOfCreatesGrowsTheMapAndKeepsEveryShare() throws {

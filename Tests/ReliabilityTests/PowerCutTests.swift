@@ -9,7 +9,7 @@ import TestSupport
 /// journal is checked. `.full` keeps every acknowledged operation in every
 /// state; a shim that drops liblmdb's sync of the data pages (the meta page
 /// then reaches the disk before the pages it points to) is caught.
-@Suite(.timeLimit(.minutes(5))) struct PowerCutTests {
+@Suite(.hangDeadline) struct PowerCutTests {
     static let executable = URL(fileURLWithPath: ExternalCommand.built("sharelog-crash"))
     static let shim = URL(fileURLWithPath: ExternalCommand.built("libsharelog-powercut.so"))
 

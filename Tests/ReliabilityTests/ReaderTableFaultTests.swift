@@ -4,11 +4,12 @@ import LMDB
 import SampleCards
 import Testing
 @testable import ShareLog
+import TestSupport
 
 /// When every reader slot is held by a live read, reads fail with the typed
 /// `ShareLogError.storage(.readersFull)` (saying what to do), writes go on, and reads work
 /// again once a slot frees.
-@Suite(.timeLimit(.minutes(5))) struct ReaderTableFaultTests {
+@Suite(.hangDeadline) struct ReaderTableFaultTests {
     @Test func aFullReaderTableIsATypedErrorAndClearsWhenReadersFinish() throws {
         let fixture = try ReliabilityStore { $0.environment.maxReaders = 4 }
         let store = fixture.store

@@ -7,7 +7,7 @@ import TestSupport
 
 /// The async forms never hold a thread of Swift's cooperative pool while
 /// they wait for the disk or for LMDB's write lock.
-@Suite(.timeLimit(.minutes(2))) struct AsyncOperationTests {
+@Suite(.hangDeadline) struct AsyncOperationTests {
     @Test func asyncWritesWaitingOnTheWriterLeaveTheCooperativePoolFree() async throws {
         let test = try TestStore()
         let store = test.store

@@ -6,7 +6,7 @@ import TestSupport
 /// the positional arguments, an unknown option named, errors as JSON with
 /// `--json`, help for every command, and a version (issue "The CLI keeps
 /// every promise its docs make", items 4, 10, 11, 14, 15 and 16).
-@Suite(.timeLimit(.minutes(3))) struct CLIArgumentsTests {
+@Suite(.hangDeadline) struct CLIArgumentsTests {
     static let card = Data("BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Jane Appleseed\r\nEND:VCARD\r\n".utf8)
 
     @Test func optionsMayComeBeforeThePositionalArguments() throws {

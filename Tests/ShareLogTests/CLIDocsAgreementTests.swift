@@ -6,7 +6,7 @@ import TestSupport
 /// docs is the synopsis its help shows, and each synopsis names exactly
 /// the options the command's help lists, which are the options its parser
 /// takes (issue "The CLI keeps every promise its docs make", "Tested docs").
-@Suite(.timeLimit(.minutes(3))) struct CLIDocsAgreementTests {
+@Suite(.hangDeadline) struct CLIDocsAgreementTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The synopses docs/CLI.md's command headings give (`### \`…\``).

@@ -6,7 +6,7 @@ import TestSupport
 /// prints what it shows (`ConsoleSession`, `ConsoleMatch`): a newcomer who
 /// types a page's commands gets the page's output (issue "The CLI keeps
 /// every promise its docs make", "Tested docs").
-@Suite(.serialized, .timeLimit(.minutes(5))) struct DocsConsoleTests {
+@Suite(.serialized, .hangDeadline) struct DocsConsoleTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// README.md and every page in docs/, with the console blocks each holds.

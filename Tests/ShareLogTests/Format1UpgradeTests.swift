@@ -9,7 +9,7 @@ import TestSupport
 /// lmdb-utils, not by ShareLog; every expected value is written by hand from
 /// the fixture's README and make-store.sh. `Format1FixtureTests` pins the
 /// answers the upgraded store gives.
-@Suite(.timeLimit(.minutes(5))) struct Format1UpgradeTests {
+@Suite(.hangDeadline) struct Format1UpgradeTests {
     /// The fixture's time of `sharelog stats` in its README: 2026-12-01T13:00:00Z.
     static var options: ShareStore.Options {
         var options = ShareStore.Options()

@@ -7,7 +7,7 @@ import TestSupport
 /// it. They once shared one temporary name, and a losing open failed with
 /// "renaming high-water.tmp: No such file or directory" (16 of 60 rounds of
 /// this test's shape; a follower racing `stats` in `HostileNetworkTests`).
-@Suite(.timeLimit(.minutes(2))) struct HighWaterRaceTests {
+@Suite(.hangDeadline) struct HighWaterRaceTests {
     @Test func processesOpeningANewStoreAtOnceAllOpenIt() throws {
         for round in 0..<5 {
             let directory = TemporaryDirectory("high-water-race")

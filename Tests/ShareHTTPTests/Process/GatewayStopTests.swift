@@ -7,7 +7,7 @@ import TestSupport
 /// `sharelog http` on SIGTERM: an answer being sent when the signal comes
 /// reaches its client whole, a connection made after it is refused, and
 /// the process says how many answers it gave and exits 0.
-@Suite(.timeLimit(.minutes(2))) struct GatewayStopTests {
+@Suite(.hangDeadline) struct GatewayStopTests {
     /// A client that asks for one large card and reads it slowly, through
     /// a small receive buffer: it prints `started` once the first bytes
     /// are in, then a JSON line with the status and the body it read.

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 
 /// Issue 13's "Done means": the App Clip's lifecycle, shown with real
 /// `sharelog` processes. A main store is served over a Unix socket
@@ -11,7 +12,7 @@ import Testing
 /// Every process runs at a `--now` the test names, never today's date.
 /// Serialized: each test runs several processes, sized for a two-core
 /// machine on its own.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct ClipLifecycleTests {
+@Suite(.serialized, .hangDeadline) struct ClipLifecycleTests {
     /// When the shares are made (`ClipBench.created`).
     static let created = ClipBench.created
     /// Half a minute later: every share of the tests is live.

@@ -10,7 +10,7 @@ import TestSupport
 ///
 /// Every process runs at a `--now` the test names. Serialized, for a
 /// two-core machine.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct HandoffRefusalTests {
+@Suite(.serialized, .hangDeadline) struct HandoffRefusalTests {
     static let created = ClipLifecycleTests.created
     static let halfMinuteLater = ClipLifecycleTests.halfMinuteLater
     static let twoMinutesLater = ClipLifecycleTests.twoMinutesLater

@@ -9,7 +9,7 @@ import TestSupport
 /// line, writes nothing, and well-behaved clients sync fine meanwhile: one
 /// pulls before, between and after them, another follows the whole time
 /// over one session (issue 12, "Done means", bad input).
-@Suite(.serialized, .timeLimit(.minutes(3))) struct BadClientTests {
+@Suite(.serialized, .hangDeadline) struct BadClientTests {
     static let seed: UInt64 = 0x5EED_BAD0_C11E
     /// What the server's line says when a connection sends no hello in time.
     static let noHello = "timed out waiting for a hello (handshake timeout)"

@@ -6,7 +6,7 @@ import Testing
 
 /// How a client's session ends when its server misbehaves or stops; each
 /// found by the `session` fuzz target.
-@Suite(.timeLimit(.minutes(1))) struct ClientSessionEndTests {
+@Suite(.hangDeadline) struct ClientSessionEndTests {
     static let unknownType = "the peer sent a frame of type 0, which this build does not know (1…17): "
         + "it is not a ShareLog sync peer, or a newer one; check both versions"
 

@@ -17,7 +17,7 @@ import TestSupport
 /// clip (`sharelog clip open LINK --connect unix:… --vcard`) are served
 /// while the attack holds. Every wait is bounded; what is checked is
 /// counts and outcomes, never how long anything took.
-@Suite(.serialized, .timeLimit(.minutes(4))) struct HostileNetworkTests {
+@Suite(.serialized, .hangDeadline) struct HostileNetworkTests {
     /// Connections of the one-byte flood: more than the 64 session places.
     static let oneByteFlood = 80
     /// Raw clips that complete their handshake and then ask for nothing.

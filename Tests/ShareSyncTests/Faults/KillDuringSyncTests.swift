@@ -9,7 +9,7 @@ import TestSupport
 ///
 /// A pull that ends before its kill point counts as no kill: the loop
 /// goes on until 20 kills have hit a pull in progress.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct KillDuringSyncTests {
+@Suite(.serialized, .hangDeadline) struct KillDuringSyncTests {
     static let kills = 20
     /// How many pulls may end before their kill point: the kill points are
     /// chosen to fall inside the pull, so more means they are not.

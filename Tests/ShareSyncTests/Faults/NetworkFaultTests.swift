@@ -13,7 +13,7 @@ import TestSupport
 /// Skipped through `.enabled(if:)` where namespaces cannot be made (not
 /// root, a container without the right); the probe prints why.
 @Suite(
-    .serialized, .timeLimit(.minutes(5)),
+    .serialized, .hangDeadline,
     .enabled(if: NetworkLab.availability.isAvailable, "needs root, iproute2, nftables and network namespaces")
 )
 struct NetworkFaultTests {

@@ -10,7 +10,7 @@ import TestSupport
 /// handshake: a flood that reconnects in bursts cannot cut off a good
 /// client that is proving itself (found by the hostile-peers load test
 /// over TCP). Only when every arrival has progressed does the oldest go.
-@Suite(.timeLimit(.minutes(1))) struct VestibuleTests {
+@Suite(.hangDeadline) struct VestibuleTests {
     /// An arrival of a keyed server over a Unix socket pair, and the
     /// client's end.
     static func arrival(_ store: ShareStore, key: SyncKey) throws -> (Arrival, SocketChannel) {

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 
 /// Issue 12's "Done means", shown with real `sharelog` processes: `serve`
 /// on a Unix socket in a temporary directory, `sync` and the store
@@ -8,7 +9,7 @@ import Testing
 ///
 /// Serialized: each test runs several processes and is sized for a
 /// two-core machine on its own.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct SyncIntegrationTests {
+@Suite(.serialized, .hangDeadline) struct SyncIntegrationTests {
     /// `--now` of every process: three hours after `SeedStore.createdAt`,
     /// so shares with a one-hour TTL have ended and those of seven days
     /// have not.

@@ -7,7 +7,7 @@ import TestSupport
 /// documented exit code (docs/CLI.md), and leave no store behind. No NATS
 /// server runs here: each refusal comes before the relay could reach one,
 /// or from the connection that found none.
-@Suite(.timeLimit(.minutes(5))) struct RelayCommandTests {
+@Suite(.hangDeadline) struct RelayCommandTests {
     /// A directory with a good stream key, and the store path the relay
     /// would create: nothing must appear there.
     final class Fixture {

@@ -7,7 +7,7 @@ import Testing
 
 /// A link slower than one batch per timeout: a session lives as long as
 /// bytes move, however long a whole batch takes (docs/SYNC.md "Server").
-@Suite(.timeLimit(.minutes(5))) struct SlowLinkTests {
+@Suite(.hangDeadline) struct SlowLinkTests {
     @Test func aPullOverALinkSlowerThanABatchPerTimeoutCompletesInOneSession() throws {
         let directory = TemporaryDirectory("slow")
         let main = try SessionFlowTests.open(directory.appending("main"))

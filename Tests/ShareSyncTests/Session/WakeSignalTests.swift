@@ -16,7 +16,7 @@ import Testing
 /// ended a ThreadSanitizer run of SessionFlowTests in CI.
 ///
 /// Also run under ThreadSanitizer (`Scripts/test`).
-@Suite(.timeLimit(.minutes(2))) struct WakeSignalTests {
+@Suite(.hangDeadline) struct WakeSignalTests {
     @Test func wakingSessionsWhileTheyReleaseTheirSignalsRaisesNoSIGPIPE() throws {
         let context = SessionContext()
         let race = Race()

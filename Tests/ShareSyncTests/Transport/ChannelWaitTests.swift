@@ -5,7 +5,7 @@ import ShareSync
 
 /// Every wait on a channel ends at its deadline or when the wake-up
 /// descriptor fires, and a vanished peer is an error, never a signal.
-@Suite(.timeLimit(.minutes(1))) struct ChannelWaitTests {
+@Suite(.hangDeadline) struct ChannelWaitTests {
     /// A connected pair over a Unix socket in `directory`.
     private func pair(in directory: TemporaryDirectory) throws -> (client: SocketChannel, server: SocketChannel, listener: Listener) {
         let listener = try Listener(listeningOn: .unix(path: directory.appending("pair.sock")))

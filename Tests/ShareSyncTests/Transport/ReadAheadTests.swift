@@ -7,7 +7,7 @@ import TestSupport
 /// two ends that each write megabytes before reading both finish, and what
 /// the peer sent meanwhile, its hang-up included, reaches the reads after,
 /// over a Unix socket, TLS and a pair of pipes (`--stdio`, `exec:`) alike.
-@Suite(.timeLimit(.minutes(2))) struct ReadAheadTests {
+@Suite(.hangDeadline) struct ReadAheadTests {
     enum Transport: CaseIterable, CustomStringConvertible {
         case unix, tls, pipes
         var description: String {

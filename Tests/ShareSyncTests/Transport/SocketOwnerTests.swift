@@ -9,7 +9,7 @@ import TestSupport
 /// path first and hear what a main replica pushes (docs/SYNC.md "Who can
 /// connect"). Here the other user is `nobody` (uid 65534 on Debian), whose
 /// listener is Python's, run with `setpriv`; it counts what it receives.
-@Suite(.timeLimit(.minutes(1)), .enabled(if: geteuid() == 0, "needs root to run a listener as another user"))
+@Suite(.hangDeadline, .enabled(if: geteuid() == 0, "needs root to run a listener as another user"))
 struct SocketOwnerTests {
     static let nobody: UInt32 = 65534
     static let listener = """

@@ -6,7 +6,7 @@ import TestSupport
 
 /// A sync key lives in a file only its owner may read, in the format
 /// `openssl rand -hex 32` prints, and its HMAC is OpenSSL's HMAC-SHA256.
-@Suite(.timeLimit(.minutes(1))) struct SyncKeyTests {
+@Suite(.hangDeadline) struct SyncKeyTests {
     private static let openssl = "/usr/bin/openssl"
 
     /// HMAC-SHA256 of `data` under the key `hexKey` as the openssl command computes it.

@@ -4,7 +4,7 @@ import ShareSync
 
 /// TCP listeners bind loopback unless told otherwise, take a free port for
 /// port 0, and a client learns plainly when nothing listens.
-@Suite(.timeLimit(.minutes(1))) struct TCPListenerTests {
+@Suite(.hangDeadline) struct TCPListenerTests {
     @Test func portZeroTakesAFreePortAndTheListenerReportsIt() throws {
         let listener = try Listener(listeningOn: Endpoint(parsing: "tcp:0"))
         defer { listener.close() }

@@ -6,7 +6,7 @@ import ShareSync
 /// TCP sync runs over TLS 1.3 with the shared key: the same key on both
 /// sides talks, anything else fails on each side that sees it, with the
 /// cause in plain words.
-@Suite(.timeLimit(.minutes(1))) struct TLSChannelTests {
+@Suite(.hangDeadline) struct TLSChannelTests {
     /// What a server thread saw: the bytes it echoed, or its error.
     private func serve(_ listener: Listener, key: SyncKey) -> BackgroundThread<Int> {
         BackgroundThread {

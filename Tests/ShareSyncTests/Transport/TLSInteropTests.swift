@@ -8,7 +8,7 @@ import TestSupport
 /// `openssl kdf` derives from the key file's hex (HKDF-SHA256, info
 /// `sharelog-sync v2 tls psk`) and the identity `sharelog-sync-v2`, talk
 /// with `TLSChannel`.
-@Suite(.timeLimit(.minutes(1))) struct TLSInteropTests {
+@Suite(.hangDeadline) struct TLSInteropTests {
     private static let openssl = "/usr/bin/openssl"
 
     /// `openssl s_server` ended before it printed its port.

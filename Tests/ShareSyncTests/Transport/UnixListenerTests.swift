@@ -6,7 +6,7 @@ import ShareSync
 
 /// A `unix:` endpoint is a socket file only its owner may use, which a
 /// listener creates, protects and removes.
-@Suite(.timeLimit(.minutes(1))) struct UnixListenerTests {
+@Suite(.hangDeadline) struct UnixListenerTests {
     @Test func theSocketFileIsASocketOnlyItsOwnerMayUse() throws {
         let directory = TemporaryDirectory("sync")
         let path = directory.appending("s.sock")
