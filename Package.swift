@@ -56,6 +56,9 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        // Linux futexes (no library: the syscall and atomics, as static
+        // inline C), for the store's cross-process commit signal.
+        .systemLibrary(name: "CFutex"),
         // The safe Swift wrapper: environment, transactions, databases, cursors, errors.
         .target(name: "LMDB", dependencies: ["CLMDB"]),
         // Secure delete for data.mdb: walks LMDB's on-disk pages and zeroes
@@ -66,7 +69,7 @@ let package = Package(
         // vCard validation, preview and photo decoding. Pure code, no LMDB.
         .target(name: "ShareClip"),
         // The engine: events, log, projections, expiry, compaction, verify.
-        .target(name: "ShareLog", dependencies: ["LMDB", "LMDBScrub", "CZlib", "ShareClip"]),
+        .target(name: "ShareLog", dependencies: ["LMDB", "LMDBScrub", "CZlib", "CFutex", "ShareClip"]),
         // Sync (docs/SYNC.md): wire frames, session state machines,
         // transports (Unix sockets, TCP with TLS 1.3, stdio), the server,
         // and the relay over NATS JetStream.

@@ -40,8 +40,13 @@ struct Context {
     /// Opens the store for a command that writes (creating it only with
     /// `creatingIfMissing`); says on standard error when opening it
     /// upgraded its format, since that rewrote every derived database.
-    func openStore(creatingIfMissing: Bool = false) throws -> ShareStore {
-        let store = try ShareStore.open(at: storePath, creatingIfMissing: creatingIfMissing, options: storeOptions)
+    /// A command that follows commits gives its heartbeat as
+    /// `commitWatchFallback`: how often it reads the log's end when no
+    /// commit signal came.
+    func openStore(creatingIfMissing: Bool = false, commitWatchFallback: Duration? = nil) throws -> ShareStore {
+        var options = storeOptions
+        if let commitWatchFallback { options.commitWatchFallback = commitWatchFallback }
+        let store = try ShareStore.open(at: storePath, creatingIfMissing: creatingIfMissing, options: options)
         if let upgrade = store.upgrade {
             FileHandle.standardError.write(Data(
                 "sharelog: upgraded the store from format \(upgrade.fromVersion) to \(upgrade.toVersion) (\(upgrade.eventsReplayed) log entries replayed)\n".utf8))

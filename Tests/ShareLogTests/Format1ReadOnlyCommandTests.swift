@@ -98,11 +98,11 @@ import TestSupport
         #expect(again.output == "already format 2; nothing to do\n")
     }
 
-    /// A format-2 copy of a store, without the high-water file (as an older
-    /// build left it) and in a new home (which an open for writing takes
+    /// A format-2 copy of a store, without the high-water and commit signal
+    /// files (as an older build left it) and in a new home (which an open for writing takes
     /// for a copy, and renews the id): the read-only commands answer, under
     /// the id the store has, and write nothing; the next command that
-    /// writes makes the file and renews.
+    /// writes makes the files and renews.
     @Test func onAFormat2CopyTheReadOnlyCommandsAnswerAndWriteNothing() throws {
         let directory = TemporaryDirectory()
         let original = CLI(store: try Format1FixtureTests.copy(into: directory), now: Self.now)
@@ -122,7 +122,7 @@ import TestSupport
         #expect(try StoreFiles(of: cli.store) == before.withLockFile)
 
         #expect(try cli.run("sweep").status == 0)
-        #expect(try StoreFiles(of: cli.store).names == ["data.mdb", "high-water", "lock.mdb"])
+        #expect(try StoreFiles(of: cli.store).names == ["commit.signal", "data.mdb", "high-water", "lock.mdb"])
         let renewed = try cli.run("stats", "--json").json["replicaID"] as? String
         #expect(renewed != nil && renewed != Self.replica)
     }

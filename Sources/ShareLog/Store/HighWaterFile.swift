@@ -53,42 +53,22 @@ struct HighWaterFile {
         FileManager.default.fileExists(atPath: path(in: directory))
     }
 
-    /// Makes the file unless it exists, holding an exclusive `flock` of the
-    /// store's directory (which changes nothing in it), so that processes
-    /// opening a store without the file at once never both make it: they
-    /// shared one temporary name, and the second rename failed, failing its
-    /// open (a follower racing `stats` on a new store, `HostileNetworkTests`).
-    /// Returns what `before` gives just before the file is made (the home,
-    /// whose ctime the making changes); nil when the file was there.
-    static func createIfMissing(in directory: String, durable: Bool, before: () throws -> [UInt8]) throws -> [UInt8]? {
-        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw failure("opening \(directory)") }
-        defer { close(descriptor) }
-        while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw failure("locking \(directory)") }
-        }
-        guard !exists(in: directory) else { return nil }
-        let home = try before()
-        try create(in: directory, durable: durable)
-        return home
-    }
-
     /// Makes the file with a record that names no epoch yet: written to a
     /// temporary file, synced, renamed into place and the directory synced,
     /// so the name never holds a partial file. This changes the
     /// directory's ctime: the open records its home after it.
-    private static func create(in directory: String, durable: Bool) throws {
+    static func create(in directory: String, durable: Bool) throws {
         let final = path(in: directory), temporary = final + ".tmp"
         var bytes = [UInt8](repeating: 0, count: 2 * slotSize)
         bytes.replaceSubrange(0..<recordSize, with: encode(Record(sequence: 1, epoch: nil, position: 0)))
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw failure("creating \(temporary)") }
+        guard descriptor >= 0 else { throw StoreSidecars.failure("creating \(temporary)") }
         defer { close(descriptor) }
         let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-        guard written == bytes.count else { throw failure("writing \(temporary)", written: written) }
-        if durable, fsync(descriptor) != 0 { throw failure("syncing \(temporary)") }
-        guard rename(temporary, final) == 0 else { throw failure("renaming \(temporary)") }
-        if durable { try syncDirectory(directory) }
+        guard written == bytes.count else { throw StoreSidecars.failure("writing \(temporary)", written: written) }
+        if durable, fsync(descriptor) != 0 { throw StoreSidecars.failure("syncing \(temporary)") }
+        guard rename(temporary, final) == 0 else { throw StoreSidecars.failure("renaming \(temporary)") }
+        if durable { try StoreSidecars.syncDirectory(directory) }
     }
 
     /// Opens the file and takes its lock (`flock`, exclusive: other
@@ -96,10 +76,10 @@ struct HighWaterFile {
     static func locked<R>(in directory: String, durable: Bool, _ body: (HighWaterFile) throws -> R) throws -> R {
         let file = path(in: directory)
         let descriptor = open(file, O_RDWR | O_CLOEXEC)
-        guard descriptor >= 0 else { throw failure("opening \(file)") }
+        guard descriptor >= 0 else { throw StoreSidecars.failure("opening \(file)") }
         defer { close(descriptor) }
         while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw failure("locking \(file)") }
+            guard errno == EINTR else { throw StoreSidecars.failure("locking \(file)") }
         }
         return try body(HighWaterFile(path: file, durable: durable, descriptor: descriptor))
     }
@@ -110,7 +90,7 @@ struct HighWaterFile {
         for slot in 0..<2 {
             var bytes = [UInt8](repeating: 0, count: Self.recordSize)
             let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, Self.recordSize, off_t(slot * Self.slotSize)) }
-            guard count >= 0 else { throw Self.failure("reading \(path)") }
+            guard count >= 0 else { throw StoreSidecars.failure("reading \(path)") }
             guard count == Self.recordSize, let record = Self.decode(bytes) else { continue }
             if current.map({ record.sequence > $0.record.sequence }) ?? true { current = (record, slot) }
         }
@@ -130,8 +110,8 @@ struct HighWaterFile {
         let target = slot.map { 1 - $0 } ?? 0
         let bytes = Self.encode(record)
         let written = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(target * Self.slotSize)) }
-        guard written == bytes.count else { throw Self.failure("writing \(path)", written: written) }
-        if durable, fdatasync(descriptor) != 0 { throw Self.failure("syncing \(path)") }
+        guard written == bytes.count else { throw StoreSidecars.failure("writing \(path)", written: written) }
+        if durable, fdatasync(descriptor) != 0 { throw StoreSidecars.failure("syncing \(path)") }
         return record
     }
 
@@ -158,18 +138,5 @@ struct HighWaterFile {
             let epoch = bytes[16..<32].allSatisfy { $0 == 0 } ? nil : Epoch(bytes: bytes[16..<32])
             return Record(sequence: sequence, epoch: epoch, position: position)
         }
-    }
-
-    private static func syncDirectory(_ directory: String) throws {
-        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw failure("opening \(directory)") }
-        defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw failure("syncing \(directory)") }
-    }
-
-    /// The error a failed call leaves in `errno`, as the store reports a
-    /// storage failure (`ShareLogError.storage`). A short write is ENOSPC.
-    private static func failure(_ context: String, written: Int = -1) -> ShareLogError {
-        .storage(LMDBError(code: written >= 0 ? ENOSPC : errno, context: context))
     }
 }

@@ -24,11 +24,13 @@ extension ShareStore {
         return result
     }
 
-    /// Tells `commits()` subscribers the last log position, when there are
-    /// any. The write has committed, so a failure to read the position must
-    /// not turn its success into an error: that announcement is skipped, and
-    /// the next commit's covers it.
+    /// Rings the commit signal for every other process, then tells this
+    /// instance's `commits()` subscribers the last log position, when there
+    /// are any. The write has committed, so a failure to read the position
+    /// must not turn its success into an error: that announcement is
+    /// skipped, and the next commit's covers it.
     private func announceCommit() {
+        commitSignal?.ring()
         guard commitFeed.isWatched, let position = try? read({ txn in try log.lastPosition(in: txn) }) else { return }
         commitFeed.publish(position)
     }

@@ -35,6 +35,11 @@ public final class ShareStore: Sendable {
     let schema: Schema
     let clock: any WallClock
     let commitFeed = CommitFeed()
+    /// Nil when `commit.signal` is missing or cannot be mapped (a read-only
+    /// open of a store an older build made): commits then go unannounced
+    /// to other processes, whose watchers fall back to their timeout.
+    let commitSignal: CommitSignal?
+    let commitWatcher: CommitWatcher
     public let options: Options
     /// True when the `open(at:creatingIfMissing:)` that made this instance
     /// initialised the store; false when the store was already there.
@@ -73,6 +78,11 @@ public final class ShareStore: Sendable {
         /// `readOnly`, `open` writes nothing to the store and refuses a
         /// format-1 one with `upgradeRequired` (`open(at:creatingIfMissing:options:)`).
         public var environment = Environment.Options()
+        /// How long `commits()` sleeps on the commit signal before it reads
+        /// the log's end anyway: what a lost signal costs at most (a writer
+        /// killed between its commit and its signal, or a store directory
+        /// where the signal's file cannot be made).
+        public var commitWatchFallback = Duration.seconds(5)
 
         public init() {}
     }
@@ -133,16 +143,18 @@ public final class ShareStore: Sendable {
             let schema = try Schema(environment)
             let writable = !options.environment.readOnly
             let durable = options.environment.durability != .noSync
-            // The home before this open made a missing high-water file:
-            // making it changes the directory's ctime, and that change is
-            // this open's own, not a copy's.
-            let homeBeforeHighWater: [UInt8]?
-            if writable, !HighWaterFile.exists(in: path) {
+            // The home before this open made a missing high-water file or
+            // commit signal: making one changes the directory's ctime, and
+            // that change is this open's own, not a copy's.
+            let homeBeforeSidecars: [UInt8]?
+            if writable, !StoreSidecars.allExist(in: path) {
                 // Nothing is made beside a store this build refuses.
                 do { _ = try storedIdentity(in: environment, schema: schema, path: path) } catch ShareLogError.storeNotFound {}
-                homeBeforeHighWater = try HighWaterFile.createIfMissing(in: path, durable: durable) { try homeIdentity(at: path) }
+                homeBeforeSidecars = try StoreSidecars.createMissing(
+                    in: path, durable: durable, mode: mode_t(options.environment.fileMode)
+                ) { try homeIdentity(at: path) }
             } else {
-                homeBeforeHighWater = nil
+                homeBeforeSidecars = nil
             }
             let home = try writable ? homeIdentity(at: path) : nil
             let created = try creatingIfMissing && environment.write { txn -> Bool in
@@ -166,9 +178,9 @@ public final class ShareStore: Sendable {
                 renewal = try environment.write { txn -> IdentityRenewal? in
                     // A store opened before its home was recorded (or in the
                     // first, inode-only form) keeps its id; so does one whose
-                    // home changed only by this open's new high-water file.
+                    // home changed only by this open's new sidecar files.
                     let recorded = try txn.value(forKey: MetaKey.dataFile, in: schema.meta)
-                    guard recorded?.count == home.count, recorded != homeBeforeHighWater else {
+                    guard recorded?.count == home.count, recorded != homeBeforeSidecars else {
                         try txn.put(home, forKey: MetaKey.dataFile, in: schema.meta)
                         return nil
                     }
@@ -231,18 +243,30 @@ public final class ShareStore: Sendable {
         self.upgrade = upgrade
         self.identityRenewal = renewal
         self.highWater = Locked(highWater)
+        commitSignal = CommitSignal(in: path, writable: !options.environment.readOnly)
+        commitWatcher = CommitWatcher(signal: commitSignal, feed: commitFeed, fallback: options.commitWatchFallback)
     }
 
-    deinit { commitFeed.finish() }
+    deinit {
+        commitWatcher.stop()
+        commitFeed.finish()
+    }
 
-    /// The last log position after every commit through this instance that
-    /// moved it: first the current one, then each larger one (a slow reader
+    /// The last log position after every commit that moved it, made by any
+    /// process: first the current one, then each larger one (a slow reader
     /// skips to the newest). A follower reads `events(after:)` its cursor
-    /// on each. Commits by another `ShareStore` instance or another process
-    /// are not announced: one process serves a store through one instance.
-    /// The stream ends when the iterating task stops or the store goes.
+    /// on each.
+    ///
+    /// A commit through this instance is announced as it returns; one by
+    /// another process or instance through the commit signal (docs/SYNC.md
+    /// "The commit signal"), after one thread wake and one read. A signal
+    /// lost to a writer killed between its commit and its signal delays an
+    /// announcement by at most `Options.commitWatchFallback`. The stream
+    /// ends when the iterating task stops or the store goes.
     public func commits() throws -> AsyncStream<UInt64> {
-        try commitFeed.subscribe { try read { txn in try log.lastPosition(in: txn) } }
+        let positions = try commitFeed.subscribe { try read { txn in try log.lastPosition(in: txn) } }
+        commitWatcher.start { [weak self] in try? self?.lastPosition() }
+        return positions
     }
 
     /// Logs events made by this replica and projects them, in `txn`.

@@ -1,10 +1,11 @@
 import ShareLog
 
-/// Runs `body` while a task relays the store's commits to every session of
-/// `context` (`SessionContext.wakeAll`), so a session in follow mode sends
-/// new events as soon as they commit, with no polling interval. Commits by
-/// other processes are not announced by `ShareStore.commits()`; sessions
-/// also look at the log's end on each heartbeat tick for those.
+/// Runs `body` while a task relays the store's commits, by any process
+/// (`ShareStore.commits()`), to every session of `context`
+/// (`SessionContext.wakeAll`), so a session in follow mode sends new events
+/// as soon as they commit, with no polling interval. Sessions also look at
+/// the log's end on each heartbeat tick, which bounds what a lost commit
+/// signal costs.
 func withCommitWatch<R>(
     store: ShareStore, context: SessionContext, when enabled: Bool, _ body: () throws(SyncFailure) -> R
 ) throws(SyncFailure) -> R {

@@ -26,7 +26,7 @@ struct ServeCommand: Command {
         // finish its handshake, 5 s by default; the fault tests shorten it.
         let handshakeTimeout = try arguments.integer("handshake-timeout", in: 1...3600)
         try arguments.finish()
-        let store = try context.openStore()
+        let store = try context.openStore(commitWatchFallback: sync.session.heartbeatInterval)
         var configuration = SyncServerConfiguration(endpoint: sync.endpoint)
         configuration.key = sync.key
         configuration.options = sync.session

@@ -60,7 +60,7 @@ struct SyncCommand: Command {
         // A store is made only for a server that can be there (no socket at a
         // unix: path is a typo, not a reason to leave an empty store).
         if !context.storeExists, let missing = SyncOptions.missingSocket(request.endpoint) { throw CLIError.failure("sync failed: \(missing)") }
-        let store = try context.openStore(creatingIfMissing: true)
+        let store = try context.openStore(creatingIfMissing: true, commitWatchFallback: sync.session.heartbeatInterval)
         let sessions = SessionContext()
         StopSignals.install(sessions)
         let started = ContinuousClock.now

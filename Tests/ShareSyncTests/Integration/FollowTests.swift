@@ -5,13 +5,14 @@ import TestSupport
 
 extension SyncIntegrationTests {
     /// A follower (`sync --follow`) sees a share created on main: one that
-    /// another client pushed into the server at once, through the server's
-    /// commit notification, and one that `share create` wrote to the main
-    /// store from another process by the server's next heartbeat tick. It
+    /// another client pushed into the server, through the server's own
+    /// commit announcement, and one that `share create` wrote to the main
+    /// store from another process, through the store's commit signal. It
     /// stops on SIGINT with status 0. The delays are printed, not asserted.
     ///
     /// The server ticks every 20 s, so the pushed share arriving within
-    /// 10 s shows that no tick was needed. The follower's heartbeat is 1 s
+    /// 10 s shows that no tick was needed (`CommitSignalFollowTests.swift`
+    /// shows the same for other processes' commits, with an hour's tick). The follower's heartbeat is 1 s
     /// and its peer timeout 120 s: it never reconnects (a reconnect would
     /// pull the share without following).
     @Test func aFollowerSeesNewSharesWithoutAskingAgain() throws {

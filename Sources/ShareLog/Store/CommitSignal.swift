@@ -1,0 +1,95 @@
+import CFutex
+import Foundation
+import Glibc
+
+/// The store's cross-process commit signal (docs/SYNC.md "The commit
+/// signal"): a 32-bit counter at the start of `commit.signal` beside
+/// `data.mdb`, which every process that has the store open maps shared.
+/// Each commit adds one and wakes every waiter, in every process, with a
+/// futex; a waiter sleeps while the counter holds the value it last saw.
+///
+/// It is a hint, never the truth: a waiter re-reads the log's end after
+/// each wake, and also after a timeout, so a lost wake (a writer killed
+/// between its commit and its ring) costs one timeout and a spurious one
+/// costs one read. Nothing in it needs cleaning up: the file holds only
+/// the counter, a process that dies leaves no waiter or lock behind, and
+/// the kernel keys the futex by the file, not by a process.
+///
+/// The file is made whole (a temporary name, sized, renamed) by an open
+/// for writing, with the high-water file (`StoreSidecars`), because making
+/// a file changes the directory's ctime, which the store's home records.
+/// Anything else only opens it: a process that finds it missing or cannot
+/// map it has no signal, and its waiters fall back to their timeout.
+///
+/// `@unchecked Sendable`: the mapping is immutable after `init` and
+/// unmapped in `deinit`; the counter is read and written only through
+/// CFutex's atomics, which other processes share.
+final class CommitSignal: @unchecked Sendable {
+    static let name = "commit.signal"
+    /// The file's size: the counter, and room for nothing else yet.
+    static let size = 64
+
+    private let word: UnsafeMutablePointer<UInt32>
+
+    static func path(in directory: String) -> String {
+        (directory as NSString).appendingPathComponent(name)
+    }
+
+    static func exists(in directory: String) -> Bool {
+        FileManager.default.fileExists(atPath: path(in: directory))
+    }
+
+    /// Maps the store's signal, read-write when `writable`; nil when the
+    /// file is missing, too short or cannot be mapped.
+    init?(in directory: String, writable: Bool) {
+        let descriptor = open(Self.path(in: directory), (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_size >= Self.size else { return nil }
+        let protection = writable ? PROT_READ | PROT_WRITE : PROT_READ
+        guard let mapping = mmap(nil, Self.size, protection, MAP_SHARED, descriptor, 0), mapping != MAP_FAILED else { return nil }
+        word = mapping.bindMemory(to: UInt32.self, capacity: 1)
+    }
+
+    deinit { munmap(word, Self.size) }
+
+    /// Makes the file, zeroed, unless it exists: written under a temporary
+    /// name and renamed, so no process ever maps it shorter than `size`
+    /// (touching a page past a file's end is SIGBUS). Not synced: a
+    /// counter has nothing to keep, and an open remakes a lost file.
+    static func create(in directory: String, mode: mode_t) throws {
+        let final = path(in: directory), temporary = final + ".tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        guard descriptor >= 0 else { throw StoreSidecars.failure("creating \(temporary)") }
+        defer { close(descriptor) }
+        guard ftruncate(descriptor, off_t(size)) == 0 else { throw StoreSidecars.failure("sizing \(temporary)") }
+        guard rename(temporary, final) == 0 else { throw StoreSidecars.failure("renaming \(temporary)") }
+    }
+
+    /// The counter now.
+    var value: UInt32 { sharelog_futex_load(word) }
+
+    /// Announces a commit: adds one and wakes every waiter in every
+    /// process. One atomic add and one system call; never blocks, never
+    /// fails in a way the commit should hear of.
+    func ring() {
+        _ = sharelog_futex_ring(word)
+    }
+
+    /// Wakes every waiter without announcing anything (they find the
+    /// counter unchanged): how a process stops its own watcher thread.
+    func wakeWaiters() {
+        _ = sharelog_futex_wake(word)
+    }
+
+    /// Sleeps while the counter is `seen`, at most `timeout`; returns on a
+    /// ring, on a spurious wake, at once when it has already moved, or when
+    /// the timeout passes. The caller reads `value` again to tell.
+    func wait(whileValueIs seen: UInt32, timeout: Duration) {
+        let (seconds, attoseconds) = timeout.components
+        let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let total = nanoseconds.overflow ? Int64.max : nanoseconds.partialValue.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue
+        _ = sharelog_futex_wait(word, seen, max(total, 0))
+    }
+}

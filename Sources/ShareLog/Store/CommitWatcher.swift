@@ -1,0 +1,107 @@
+import Foundation
+import LMDB
+
+/// Announces commits made by other processes (and other `ShareStore`
+/// instances) to one instance's `CommitFeed`: a thread that sleeps on the
+/// store's `CommitSignal` while the feed has subscribers, and after each
+/// wake, or each `fallback` without one, reads the log's end and publishes
+/// it. The feed yields only larger positions, so a spurious wake, a
+/// timeout or this instance's own commit (which it also publishes
+/// directly) announces nothing twice.
+///
+/// The thread starts with the first subscriber (`start`) and ends at the
+/// first wake that finds none left, so it lingers at most one `fallback`
+/// after the last subscriber goes; `stop` ends it at once. Without a signal
+/// (its file missing or unmappable) it reads the log's end every
+/// `fallback`. It reads the log through `readPosition`, which holds the
+/// store weakly: the thread never keeps a store open.
+///
+/// Costs nothing while nobody subscribes, and while the store is idle one
+/// futex wait per `fallback`. A commit reaches a subscriber after one
+/// thread wake and one read transaction.
+final class CommitWatcher: Sendable {
+    private struct State {
+        var running = false
+        var stopped = false
+    }
+
+    private let signal: CommitSignal?
+    private let feed: CommitFeed
+    private let fallback: Duration
+    /// A pthread mutex (`Locked`), which ThreadSanitizer sees; `wakeup`
+    /// serves the wait that has no signal to sleep on.
+    private let state = Locked(State())
+    private let wakeup = NSCondition()
+
+    init(signal: CommitSignal?, feed: CommitFeed, fallback: Duration) {
+        self.signal = signal
+        self.feed = feed
+        self.fallback = fallback
+    }
+
+    /// Starts the thread unless it runs or the watcher was stopped.
+    /// `readPosition` gives the log's end, nil once the store is gone.
+    func start(readPosition: @escaping @Sendable () -> UInt64?) {
+        let starting = state.withLock { state -> Bool in
+            guard !state.running, !state.stopped else { return false }
+            state.running = true
+            return true
+        }
+        guard starting else { return }
+        let thread = Thread { [self] in watch(readPosition) }
+        thread.name = "sharelog-commit-watch"
+        thread.stackSize = 256 << 10
+        thread.start()
+    }
+
+    /// Ends the thread, if it runs, and for good: at once, or after one
+    /// `fallback` when the stop falls between the thread's last look and
+    /// its futex wait. Wakes this store's waiters in other processes too,
+    /// which find nothing new.
+    func stop() {
+        let wasRunning = state.withLock { state -> Bool in
+            state.stopped = true
+            return state.running
+        }
+        guard wasRunning else { return }
+        signal?.wakeWaiters()
+        wakeup.withLock { wakeup.broadcast() }
+    }
+
+    private var isStopped: Bool { state.withLock { $0.stopped } }
+
+    private func watch(_ readPosition: () -> UInt64?) {
+        var seen = signal?.value ?? 0
+        while true {
+            if let signal {
+                if !isStopped { signal.wait(whileValueIs: seen, timeout: fallback) }
+            } else {
+                wakeup.withLock {
+                    if !isStopped { _ = wakeup.wait(until: Date(timeIntervalSinceNow: fallback.seconds)) }
+                }
+            }
+            let ending = state.withLock { state -> Bool in
+                guard state.stopped || !feed.isWatched else { return false }
+                state.running = false
+                return true
+            }
+            if ending { return }
+            // The counter is read before the log: a commit after this read
+            // moves it again, and the next wait returns at once.
+            seen = signal?.value ?? 0
+            guard let position = readPosition() else {
+                state.withLock { $0.running = false }
+                return
+            }
+            feed.publish(position)
+        }
+    }
+}
+
+extension Duration {
+    /// This duration in seconds, as a `TimeInterval`.
+    fileprivate var seconds: TimeInterval {
+        let (seconds, attoseconds) = components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+}

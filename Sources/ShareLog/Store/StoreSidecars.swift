@@ -1,0 +1,52 @@
+import Foundation
+import Glibc
+import LMDB
+
+/// The files an open for writing keeps beside `data.mdb`: the high-water
+/// file (`HighWaterFile`) and the commit signal (`CommitSignal`).
+///
+/// Making a file changes the directory's ctime, which the store's home
+/// records (docs/SYNC.md "Identity"), so only an open for writing makes
+/// them, all at once, and tells the open what the home was just before, so
+/// that it takes the change for its own and not for a copy's.
+enum StoreSidecars {
+    /// Whether both files are there.
+    static func allExist(in directory: String) -> Bool {
+        HighWaterFile.exists(in: directory) && CommitSignal.exists(in: directory)
+    }
+
+    /// Makes whichever file is missing, holding an exclusive `flock` of the
+    /// store's directory (which changes nothing in it), so that processes
+    /// opening a store without them at once never both make one: they
+    /// shared one temporary name, and the second rename failed, failing its
+    /// open (a follower racing `stats` on a new store, `HostileNetworkTests`).
+    /// Returns what `before` gives just before the first file is made (the
+    /// home, whose ctime the making changes); nil when both were there.
+    static func createMissing(in directory: String, durable: Bool, mode: mode_t, before: () throws -> [UInt8]) throws -> [UInt8]? {
+        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure("opening \(directory)") }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw failure("locking \(directory)") }
+        }
+        let makeHighWater = !HighWaterFile.exists(in: directory), makeSignal = !CommitSignal.exists(in: directory)
+        guard makeHighWater || makeSignal else { return nil }
+        let home = try before()
+        if makeSignal { try CommitSignal.create(in: directory, mode: mode) }
+        if makeHighWater { try HighWaterFile.create(in: directory, durable: durable) }
+        return home
+    }
+
+    static func syncDirectory(_ directory: String) throws {
+        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure("opening \(directory)") }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw failure("syncing \(directory)") }
+    }
+
+    /// The error a failed call leaves in `errno`, as the store reports a
+    /// storage failure (`ShareLogError.storage`). A short write is ENOSPC.
+    static func failure(_ context: String, written: Int = -1) -> ShareLogError {
+        .storage(LMDBError(code: written >= 0 ? ENOSPC : errno, context: context))
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import LMDB
+import SampleCards
+import Synchronization
+import Testing
+import TestSupport
+@testable import ShareLog
+
+/// `commits()` hears of commits made through another `ShareStore` (here a
+/// second instance in this process; `CommitSignalProcessTests` does it with
+/// processes) through the commit signal, with no polling: the fallback is
+/// an hour, so nothing but the signal can announce within the deadline.
+@Suite(.hangDeadline) struct CommitSignalTests {
+    static func open(_ path: String, fallback: Duration = .seconds(3600)) throws -> ShareStore {
+        var options = ShareStore.Options()
+        options.environment.durability = .noSync
+        options.commitWatchFallback = fallback
+        return try ShareStore.open(at: path, creatingIfMissing: true, options: options)
+    }
+
+    /// Collects what `store.commits()` announces, from a task of its own.
+    final class Announcements: Sendable {
+        private final class Positions: Sendable {
+            let list = Mutex<[UInt64]>([])
+        }
+
+        private let positions = Positions()
+        private let task: Task<Void, Never>
+
+        init(_ store: ShareStore) throws {
+            let stream = try store.commits()
+            let positions = self.positions
+            task = Task.detached {
+                for await position in stream { positions.list.withLock { $0.append(position) } }
+            }
+        }
+
+        deinit { task.cancel() }
+
+        /// Everything announced so far, in order.
+        var all: [UInt64] { positions.list.withLock { $0 } }
+
+        func wait(for position: UInt64) throws {
+            try Deadline.block(until: "position \(position) is announced", timeout: .seconds(60)) {
+                positions.list.withLock { $0.contains(position) }
+            }
+        }
+    }
+
+    @Test func aCommitThroughAnotherInstanceIsAnnounced() throws {
+        let directory = TemporaryDirectory("commit-signal")
+        let path = directory.appending("store")
+        let watching = try Self.open(path), writing = try Self.open(path)
+        let announced = try Announcements(watching)
+        try announced.wait(for: 0)
+
+        _ = try writing.create(vCard: SampleCard.make(index: 1), ttl: .seconds(3600))
+        try announced.wait(for: 1)
+        _ = try writing.create(vCards: (2...4).map { SampleCard.make(index: $0) }, ttl: .seconds(3600))
+        try announced.wait(for: 4)
+        // In order, each once: the watcher publishes only larger positions.
+        let seen = announced.all
+        #expect(seen == seen.sorted() && Set(seen).count == seen.count, "\(seen)")
+    }
+
+    @Test func theSignalIsAFileBesideTheStoreThatEveryCommitMoves() throws {
+        let directory = TemporaryDirectory("commit-signal-file")
+        let path = directory.appending("store")
+        let store = try Self.open(path)
+        let file = path + "/commit.signal"
+        #expect((try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) == 64)
+        let before = try Self.counter(file)
+        _ = try store.create(vCard: SampleCard.make(index: 1), ttl: .seconds(3600))
+        _ = try store.revoke(try store.create(vCard: SampleCard.make(index: 2), ttl: .seconds(3600)).recordName)
+        #expect(try Self.counter(file) == before &+ 3)
+    }
+
+    /// A store an older build made has a high-water file but no signal:
+    /// the open that makes the signal changes the directory's ctime, which
+    /// the store's home records, and must take that change for its own,
+    /// not for a copy's.
+    @Test func anOpenThatMakesTheSignalKeepsTheStoresIdentity() throws {
+        let directory = TemporaryDirectory("commit-signal-identity")
+        let path = directory.appending("store")
+        let replica = try Self.open(path).replicaID
+        // As an older build left it: no signal, and `data-file` recorded without one.
+        try FileManager.default.removeItem(atPath: path + "/commit.signal")
+        do {
+            let environment = try LMDB.Environment.open(at: path, databases: Schema.names)
+            let meta = try environment.database("meta")
+            let home = try ShareStore.homeIdentity(at: path)
+            try environment.write { txn in try txn.put(home, forKey: MetaKey.dataFile, in: meta) }
+        }
+
+        let reopened = try Self.open(path)
+        #expect(reopened.identityRenewal == nil)
+        #expect(reopened.replicaID == replica)
+        #expect(FileManager.default.fileExists(atPath: path + "/commit.signal"))
+        // And the next open, too, finds the home it recorded.
+        #expect(try Self.open(path).identityRenewal == nil)
+    }
+
+    /// The counter, as the file holds it (native-endian u32 at offset 0).
+    static func counter(_ file: String) throws -> UInt32 {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+        return bytes.prefix(4).withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
+    }
+}
