@@ -99,12 +99,15 @@ let package = Package(
         .target(name: "CHeap", path: "Tests/CHeap"),
         // Helpers shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "LMDBTests", dependencies: ["LMDB", "LMDBScrub", "lmdb-probe", "lmdb-peer", "TestSupport"]),
-        .testTarget(name: "ShareSyncTests", dependencies: ["ShareSync", "ShareLog", "SampleCards", "TestSupport", "sharelog"]),
-        .testTarget(name: "ShareHTTPTests", dependencies: ["ShareHTTP", "ShareSync", "ShareLog", "ShareClip", "SampleCards", "TestSupport", "sharelog"]),
-        .testTarget(name: "ShareClipTests", dependencies: ["ShareClip", "SampleCards", "TestSupport"]),
+        // Swift Testing traits the test targets share (not in TestSupport,
+        // which the benchmark links into a static build without Testing).
+        .target(name: "TestTraits", path: "Tests/TestTraits"),
+        .testTarget(name: "LMDBTests", dependencies: ["LMDB", "LMDBScrub", "lmdb-probe", "lmdb-peer", "TestSupport", "TestTraits"]),
+        .testTarget(name: "ShareSyncTests", dependencies: ["ShareSync", "ShareLog", "SampleCards", "TestSupport", "TestTraits", "sharelog"]),
+        .testTarget(name: "ShareHTTPTests", dependencies: ["ShareHTTP", "ShareSync", "ShareLog", "ShareClip", "SampleCards", "TestSupport", "TestTraits", "sharelog"]),
+        .testTarget(name: "ShareClipTests", dependencies: ["ShareClip", "SampleCards", "TestSupport", "TestTraits"]),
         .testTarget(
-            name: "ShareLogTests", dependencies: ["ShareLog", "ShareClip", "SampleCards", "FormatReference", "TestSupport", "sharelog"]),
+            name: "ShareLogTests", dependencies: ["ShareLog", "ShareClip", "SampleCards", "FormatReference", "TestSupport", "TestTraits", "sharelog"]),
 
         // Reliability harnesses (docs/RELIABILITY.md): fuzz targets and their
         // libFuzzer driver, the crash-injection harness, and their tests.
@@ -124,7 +127,7 @@ let package = Package(
         .target(name: "CPowerCut", path: "Tests/PowerCutShim", linkerSettings: [.linkedLibrary("dl")]),
         .testTarget(
             name: "ReliabilityTests",
-            dependencies: ["ShareLog", "ShareClip", "SampleCards", "LMDB", "TestSupport", "FuzzTargets", "CrashHarness", "sharelog", "sharelog-crash"]
+            dependencies: ["ShareLog", "ShareClip", "SampleCards", "LMDB", "TestSupport", "TestTraits", "FuzzTargets", "CrashHarness", "sharelog", "sharelog-crash"]
         ),
         // Benchmarks (Benchmarks/, BENCHMARKS.md): ShareLog side by side with
         // raw LMDB in C, with SQLite and with Redis. Not products: Scripts/bench builds them.
@@ -153,7 +156,7 @@ let package = Package(
         // The benchmark command: parses arguments, runs BenchmarkKit, prints.
         .executableTarget(name: "sharelog-bench", dependencies: ["BenchmarkKit"], path: "Benchmarks/sharelog-bench"),
         // One smoke test that runs every workload at tiny sizes.
-        .testTarget(name: "BenchmarkTests", dependencies: ["BenchmarkKit", "TestSupport", "sharelog-bench", "sharelog-cold-c"]),
+        .testTarget(name: "BenchmarkTests", dependencies: ["BenchmarkKit", "TestSupport", "TestTraits", "sharelog-bench", "sharelog-cold-c"]),
     ],
     swiftLanguageModes: [.v6]
 )

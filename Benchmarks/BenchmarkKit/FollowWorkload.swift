@@ -11,6 +11,15 @@ import ShareLog
 /// (a commit wakes its session at once). The follower is `sharelog-bench
 /// follow` in another process, which stamps each commit.
 ///
+/// The same is measured, in the same slices, for a commit made by another
+/// process than the server, as an app that embeds the store commits beside
+/// `sharelog serve`: this process creates on a second durable store that
+/// `sharelog-bench serve` serves, and a second follower follows that
+/// server, so each share reaches it through the store's commit signal
+/// (docs/SYNC.md "The commit signal"). At the end, both followers and that
+/// server are left idle for `idleWindow`, and their CPU time is recorded
+/// per minute.
+///
 /// Anchors, in slices taken in turn with the order rotated: the durable
 /// create alone (its own time, from the same loop), a round trip of 64
 /// bytes between two processes over a Unix socket, and Redis's replication
@@ -18,6 +27,8 @@ import ShareLog
 /// to a master's `SET` until a `GET` on the replica sees the key.
 public struct FollowWorkload: Workload {
     public let name = "follow"
+    /// How long the idle processes' CPU time is sampled.
+    static let idleWindow = Duration.seconds(10)
 
     public init() {}
 
@@ -37,6 +48,17 @@ public struct FollowWorkload: Workload {
         defer { server.stop() }
         let follower = try bench.startFollower(store: followerPath, socket: sockets + "/main.sock")
         defer { follower.stop() }
+        // The embedding app's store: made here, then served by another process.
+        let embeddedPath = context.storePath("follow-embedded", .shareLog)
+        let embeddedFollowerPath = context.storePath("follow-embedded-follower", .shareLog)
+        defer {
+            for path in [embeddedPath, embeddedFollowerPath] { context.remove(path) }
+        }
+        let embedded = try SyncBench.openReplica(at: embeddedPath)
+        let embeddedServer = try bench.startServer(store: embeddedPath, socket: sockets + "/embedded.sock")
+        defer { embeddedServer.stop() }
+        let embeddedFollower = try bench.startFollower(store: embeddedFollowerPath, socket: sockets + "/embedded.sock")
+        defer { embeddedFollower.stop() }
         context.progress("follow: starting a Redis master and replica")
         try FileManager.default.createDirectory(atPath: redisPath, withIntermediateDirectories: true)
         let redis = try RedisReplicaPair(
@@ -51,11 +73,14 @@ public struct FollowWorkload: Workload {
         var created = 0
         var redisSent = 0
         var shareLog = (commit: Latencies(), delay: Latencies())
+        var otherProcess = Latencies()
         var redisTimes = (commit: Latencies(), delay: Latencies())
         var roundTrips = Latencies()
         // The first share also waits for the follower's first session.
         _ = try followOne(card: deck.card(0), main: main, follower: follower, expected: 1, firstSession: true)
+        _ = try followOne(card: deck.card(0), main: embedded, follower: embeddedFollower, expected: 1, firstSession: true)
         created = 1
+        var embeddedCreated = 1
         for slice in 0..<slices {
             let count = shares * (slice + 1) / slices - shares * slice / slices
             context.progress("follow: slice \(slice + 1) of \(slices)")
@@ -68,6 +93,13 @@ public struct FollowWorkload: Workload {
                         created += 1
                         shareLog.commit.append(times.commit)
                         shareLog.delay.append(times.delay)
+                    }
+                case .otherProcess:
+                    for _ in 0..<count {
+                        let times = try followOne(
+                            card: deck.card(embeddedCreated), main: embedded, follower: embeddedFollower, expected: embeddedCreated + 1)
+                        embeddedCreated += 1
+                        otherProcess.append(times.delay)
                     }
                 case .redis:
                     for times in try redis.replicationDelays(deck, first: redisSent, count: count, deadline: .seconds(30)).delays {
@@ -92,11 +124,24 @@ public struct FollowWorkload: Workload {
             record("sync.follow.commit.\(id)", "  anchor: the durable commit on main alone, \(label)",
                    [(.shareLog, shareLog.commit), (.redis, redisTimes.commit)])
             record("sync.follow.roundTrip.\(id)", "  anchor: a round trip over a Unix socket, \(label)", [(.shareLog, roundTrips)])
+            record("sync.follow.otherProcess.\(id)", "follow latency, \(label): commit by another process than the server's",
+                   [(.shareLog, otherProcess)])
+        }
+        context.progress("follow: the followers and a server idle for \(Self.idleWindow)")
+        let idle = [(embeddedFollower, "follower"), (embeddedServer, "server")]
+        let before = idle.map { ProcStatus.threadRunTimes(of: $0.0.pid) }
+        try await Task.sleep(for: Self.idleWindow)
+        for ((peer, role), start) in zip(idle, before) {
+            guard let start, let end = ProcStatus.threadRunTimes(of: peer.pid) else { continue }
+            let perMinute = ProcStatus.runSeconds(from: start, to: end) * 1000 * 60 / Double(Self.idleWindow.components.seconds)
+            measurements.record(
+                "sync.follow.idleCPU.\(role)", title: "idle \(role == "server" ? "serve" : "follower") CPU per minute, follow mode, nothing committed",
+                unit: "ms", higherIsBetter: false, system: .shareLog, value: perMinute)
         }
     }
 
     /// The three measurements, taken in turn slice by slice.
-    private enum Step: CaseIterable { case shareLog, redis, roundTrip }
+    private enum Step: CaseIterable { case shareLog, otherProcess, redis, roundTrip }
 
     /// Creates one share on `main` and reads the follower's line for it.
     ///

@@ -91,6 +91,30 @@ enum ProcStatus {
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
+    /// How long each live thread of process `pid` has run on a CPU, in
+    /// nanoseconds, by thread id (`/proc/PID/task/TID/schedstat`); nil once
+    /// it is gone. For short idle windows, where `cpuSeconds`'s 10 ms ticks
+    /// are too coarse: see `runSeconds(from:to:)`.
+    static func threadRunTimes(of pid: pid_t) -> [String: UInt64]? {
+        guard let threads = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return nil }
+        var times: [String: UInt64] = [:]
+        for thread in threads {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/schedstat", encoding: .utf8),
+                  let first = stat.split(separator: " ").first, let value = UInt64(first) else { continue }
+            times[thread] = value
+        }
+        return times
+    }
+
+    /// The CPU time a process used between two `threadRunTimes` samples,
+    /// in seconds: each thread's growth, and all of a thread born between
+    /// them. A thread that ended between them is not counted (an idle
+    /// process's threads that end are Dispatch's idle workers, reaped).
+    static func runSeconds(from start: [String: UInt64], to end: [String: UInt64]) -> Double {
+        let nanoseconds = end.reduce(UInt64(0)) { sum, entry in sum + entry.value - min(start[entry.key] ?? 0, entry.value) }
+        return Double(nanoseconds) * 1e-9
+    }
+
     /// The CPU time this process has used, user and system, in seconds.
     static func ownCPUSeconds() -> Double {
         var usage = rusage()

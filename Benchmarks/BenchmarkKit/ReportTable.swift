@@ -43,9 +43,10 @@ public enum ReportTable {
             lines += http
         }
         lines.append("")
-        lines.append("Targets (issues 4, 11, 15 and 26):")
+        lines.append("Targets (issues 4, 11, 15, 26 and 29):")
         for target in report.targets {
-            let value = target.id.hasSuffix("rssAnonFlat") ? Formatting.value(target.value) + " MiB" : Formatting.ratio(target.value)
+            let value = target.id.hasSuffix("rssAnonFlat") ? Formatting.value(target.value) + " MiB"
+                : target.id.hasSuffix("idleCPU") ? Formatting.value(target.value) + " ms per minute" : Formatting.ratio(target.value)
             lines.append("  [\(target.met ? "met" : "NOT met")] \(target.statement): \(value) (\(target.detail))")
         }
         return lines.joined(separator: "\n")

@@ -97,12 +97,15 @@ public enum SyncPeer {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
-    /// Stops `context` when the parent process is gone: checked every
-    /// 100 ms on a thread of its own.
+    /// Stops `context` when the parent process is gone: checked every 2 s
+    /// on a thread of its own. A peer is stopped by its benchmark; this is
+    /// only for a benchmark that died, so it may be slow, and it must be
+    /// rare: a check every 100 ms was most of an idle peer's CPU time, which
+    /// the follow workload measures.
     static func stopWhenOrphaned(_ context: SessionContext) {
         let parent = getppid()
         Thread.detachNewThread {
-            while getppid() == parent { usleep(100_000) }
+            while getppid() == parent { sleep(2) }
             context.stop()
         }
     }

@@ -54,6 +54,21 @@ extension TargetResult {
                 value: follow / (commit + roundTrip), threshold: 2, atLeast: false,
                 detail: "p50 \(Formatting.value(follow)) ms vs commit \(Formatting.value(commit)) ms + round trip \(Formatting.value(roundTrip)) ms"))
         }
+        if let follow = median("sync.follow.otherProcess.p50"), let commit = median("sync.follow.commit.p50"),
+           let roundTrip = median("sync.follow.roundTrip.p50"), commit + roundTrip > 0 {
+            results.append(TargetResult(
+                id: "sync.follow.otherProcess.p50",
+                statement: "follow latency p50 ≤ 2x (durable commit + round trip), commit by another process (issue 29)",
+                value: follow / (commit + roundTrip), threshold: 2, atLeast: false,
+                detail: "p50 \(Formatting.value(follow)) ms vs commit \(Formatting.value(commit)) ms + round trip \(Formatting.value(roundTrip)) ms"))
+        }
+        let idle = ["follower", "server"].compactMap { role in median("sync.follow.idleCPU.\(role)").map { (role, $0) } }
+        if let value = idle.map(\.1).max() {
+            results.append(TargetResult(
+                id: "sync.follow.idleCPU", statement: "an idle follower and its server use < 10 ms of CPU per minute (issue 29)",
+                value: value, threshold: 10, atLeast: false,
+                detail: idle.map { "\($0.0) \(Formatting.value($0.1)) ms" }.joined(separator: ", ")))
+        }
         if let most = configuration.syncClipConnections.max(),
            let ratio = measurements.figure("sync.clip.c\(most)")?.speedRatio(versus: .redis) {
             let connecting = measurements.figure("sync.clip.c\(most).connecting")?.speedRatio(versus: .redis)

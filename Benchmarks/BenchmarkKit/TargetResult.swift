@@ -4,7 +4,8 @@ public struct TargetResult: Codable, Sendable {
     public let id: String
     /// The target as the issue states it.
     public let statement: String
-    /// The measured value the target is about (a ratio, or MiB).
+    /// The measured value the target is about (a ratio, MiB, or ms of CPU
+    /// per minute).
     public let value: Double
     public let threshold: Double
     /// True when `value` must be at least `threshold`, false for at most.

@@ -3,6 +3,7 @@ import Glibc
 import TestSupport
 import Testing
 @testable import BenchmarkKit
+import TestTraits
 
 /// The relay workload's NATS cluster does not outlive a killed benchmark.
 @Suite(.hangDeadline) struct NatsLifelineTests {

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 @testable import BenchmarkKit
+import TestTraits
 
 /// The Redis anchors of the sync workloads deliver what they claim to time:
 /// a full sync leaves a replica holding every card, durably; a replication

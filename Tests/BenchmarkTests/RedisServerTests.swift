@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 @testable import BenchmarkKit
+import TestTraits
 
 /// The benchmark's redis-server never outlives it: a run that dies,
 /// however it dies, takes its server with it, so no stray process is left.

@@ -1,6 +1,6 @@
 import Testing
 @testable import BenchmarkKit
-import TestSupport
+import TestTraits
 
 /// The socket anchors move what they claim to time between two processes.
 /// Timings are never asserted.

@@ -3,6 +3,7 @@ import Glibc
 import TestSupport
 import Testing
 @testable import LMDB
+import TestTraits
 
 /// Programs this process starts inherit no descriptor of an open store:
 /// liblmdb opens `data.mdb` without `O_CLOEXEC`, and a child that inherited

@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 @testable import LMDB
+import TestTraits
 
 /// The writer holds a group commit open for more writes only while other
 /// writers are active (`Options.commitDelay`).

@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import LMDB
-import TestSupport
+import TestTraits
 
 /// Run under ThreadSanitizer too: `swift test --sanitize=thread --filter ConcurrencyTests`.
 @Suite(.hangDeadline) struct ConcurrencyTests {

@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 @testable import LMDB
+import TestTraits
 
 @Suite(.hangDeadline) struct EnvironmentTests {
     @Test func opensWithNoTLSAndWriteMapAndDurableByDefault() throws {

@@ -3,6 +3,7 @@ import Glibc
 import TestSupport
 import Testing
 @testable import LMDB
+import TestTraits
 
 /// With `MDB_WRITEMAP` a write goes straight into the map, and a page the
 /// disk has no block for would be SIGBUS. Every write transaction first

@@ -1,6 +1,7 @@
 import TestSupport
 import Testing
 @testable import LMDB
+import TestTraits
 
 /// A group commit runs its writes in one transaction (MDB_WRITEMAP has no
 /// nested ones). A write that throws must not undo the others, nor be

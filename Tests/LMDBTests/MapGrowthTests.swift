@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 @testable import LMDB
+import TestTraits
 
 @Suite(.hangDeadline) struct MapGrowthTests {
     static func smallMap(max: Int = 256 << 30) -> Environment.Options {

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 @testable import LMDB
+import TestTraits
 
 /// liblmdb truncates `data.mdb` to the map's size whenever it maps it with
 /// `MDB_WRITEMAP`. A process that opens the environment with a smaller map

@@ -4,6 +4,7 @@ import LMDBScrub
 import TestSupport
 import Testing
 @testable import LMDB
+import TestTraits
 
 /// Scrub's guarantee with a second process: another process that wrote and
 /// deleted the secrets itself, and still has the environment open, writes

@@ -4,6 +4,7 @@ import Glibc
 import TestSupport
 import Testing
 @testable import LMDB
+import TestTraits
 
 /// Reads renew idle reset transactions instead of beginning new ones
 /// (`Options.idleReadTransactions`). The reader table is checked with

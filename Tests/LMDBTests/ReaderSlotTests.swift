@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 @testable import LMDB
+import TestTraits
 
 @Suite(.hangDeadline) struct ReaderSlotTests {
     static func fewReaders(_ count: Int) -> Environment.Options {

@@ -6,6 +6,7 @@ import LMDBScrub
 import TestSupport
 import Testing
 @testable import LMDB
+import TestTraits
 
 /// Scrub beside other work: its own transaction, nesting, foreign
 /// databases, the reader list, and concurrent writers and readers.

@@ -5,6 +5,7 @@ import Synchronization
 import TestSupport
 import Testing
 @testable import LMDB
+import TestTraits
 
 @Suite(.hangDeadline) struct WriterTests {
     struct Refused: Error {}

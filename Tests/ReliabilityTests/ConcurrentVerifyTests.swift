@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 @testable import ShareLog
+import TestTraits
 
 /// `verify` while another process writes: a `sharelog-crash writer` child
 /// keeps creating, reading back, revoking, sweeping and compacting (with

@@ -3,7 +3,7 @@ import LMDB
 import SampleCards
 import Testing
 @testable import ShareLog
-import TestSupport
+import TestTraits
 
 /// A log value damaged on disk (planted here through raw LMDB) is reported,
 /// with its sequence number, by `verify`, by `events(after:)`, by compaction

@@ -4,7 +4,7 @@ import LMDB
 import SampleCards
 import Testing
 @testable import ShareLog
-import TestSupport
+import TestTraits
 
 /// The crash checker must catch what it exists to catch: these tests build a
 /// history by hand, make the store disagree with it, and expect a violation.

@@ -4,6 +4,7 @@ import SampleCards
 import Testing
 import TestSupport
 @testable import ShareLog
+import TestTraits
 
 /// The crash runner's own decisions: a run that tested nothing fails, a hung
 /// writer fails the run instead of hanging it, and the map size it reports

@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 @testable import ShareLog
+import TestTraits
 
 /// Map growth while another process reads: this process writes shares in
 /// batches to a store whose map starts at 256 KiB, so the map doubles again

@@ -6,6 +6,7 @@ import SampleCards
 import TestSupport
 import Testing
 @testable import ShareLog
+import TestTraits
 
 /// Compaction and its closing scrub on a full disk.
 ///

@@ -5,6 +5,7 @@ import SampleCards
 import TestSupport
 import Testing
 @testable import ShareLog
+import TestTraits
 
 /// Map growth on a full disk: a create that fills the map grows it and then
 /// finds no disk space for its pages. It throws the typed out-of-space

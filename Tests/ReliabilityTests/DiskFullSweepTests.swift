@@ -5,6 +5,7 @@ import SampleCards
 import TestSupport
 import Testing
 @testable import ShareLog
+import TestTraits
 
 /// A sweep that runs out of disk space: it throws the typed out-of-space
 /// error, commits whole batches or nothing (each share is either expired by

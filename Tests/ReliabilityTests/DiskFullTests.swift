@@ -5,6 +5,7 @@ import SampleCards
 import TestSupport
 import Testing
 @testable import ShareLog
+import TestTraits
 
 /// A store on a file system that fills up: the failing create throws a clear
 /// error (`ENOSPC`, or `EIO` for a write the full disk cut short, both

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TestTraits
 
 /// The store is a plain LMDB environment that tools outside ShareLog read:
 /// Debian's lmdb-utils and Python's lmdb binding (python3-lmdb). Every

@@ -1,7 +1,7 @@
 import SampleCards
 import Testing
 @testable import ShareLog
-import TestSupport
+import TestTraits
 
 /// A store whose map starts small grows through a long run of creates, each
 /// its own transaction, and keeps every share; reopened with the same small

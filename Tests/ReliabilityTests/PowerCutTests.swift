@@ -3,6 +3,7 @@ import Foundation
 import LMDB
 import Testing
 import TestSupport
+import TestTraits
 
 /// Power loss (docs/RELIABILITY.md "Power loss"): a writer runs under the
 /// LD_PRELOAD shim, and every file state a power cut could leave behind its

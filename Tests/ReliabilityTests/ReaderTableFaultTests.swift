@@ -4,7 +4,7 @@ import LMDB
 import SampleCards
 import Testing
 @testable import ShareLog
-import TestSupport
+import TestTraits
 
 /// When every reader slot is held by a live read, reads fail with the typed
 /// `ShareLogError.storage(.readersFull)` (saying what to do), writes go on, and reads work

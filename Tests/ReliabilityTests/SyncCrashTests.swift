@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 import ShareLog
+import TestTraits
 
 /// The sync crash run (docs/RELIABILITY.md "Crash injection on a sync
 /// pair"): a few kills of the server, the syncing client and the writers of

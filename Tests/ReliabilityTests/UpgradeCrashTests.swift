@@ -4,6 +4,7 @@ import LMDB
 import Testing
 import TestSupport
 import ShareLog
+import TestTraits
 
 /// The format-1 upgrade under SIGKILL (docs/RELIABILITY.md "Upgrade under
 /// kill -9"): a kill at any moment of `sharelog upgrade` leaves format 1 or

@@ -3,6 +3,7 @@ import ShareHTTP
 import ShareLog
 import Testing
 import TestSupport
+import TestTraits
 
 /// The fallback page a person without iOS sees: the card's fields, escaped;
 /// no script and no photo a browser could run; the Smart App Banner; a

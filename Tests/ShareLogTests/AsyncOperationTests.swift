@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 import TestSupport
 @testable import ShareLog
+import TestTraits
 
 /// The async forms never hold a thread of Swift's cooperative pool while
 /// they wait for the disk or for LMDB's write lock.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TestTraits
 
 /// The command line as docs/CLI.md promises it: options before or after
 /// the positional arguments, an unknown option named, errors as JSON with

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TestTraits
 
 /// docs/CLI.md and `sharelog help` agree: each command's heading in the
 /// docs is the synopsis its help shows, and each synopsis names exactly

@@ -2,6 +2,7 @@ import Foundation
 import SampleCards
 import Testing
 import TestSupport
+import TestTraits
 
 /// How `share get` shows a card, as docs/CLI.md promises: a broken photo
 /// never fails the command, `--photo` works beside `--vcard`, `--vcard

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import ShareLog
+import TestTraits
 
 /// Runs the built `sharelog` binary as a user would, at a fixed time.
 ///

@@ -1,6 +1,7 @@
 import Testing
 import TestSupport
 @testable import ShareLog
+import TestTraits
 
 /// `commits()` announces each commit's last log position, so a follower
 /// never polls.

@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 import TestSupport
 @testable import ShareLog
+import TestTraits
 
 /// `commits()` hears of commits made through another `ShareStore` (here a
 /// second instance in this process; `CommitSignalProcessTests` does it with

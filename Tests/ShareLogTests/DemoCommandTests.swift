@@ -2,6 +2,7 @@ import Foundation
 import SampleCards
 import Testing
 import TestSupport
+import TestTraits
 
 /// `sharelog demo`, the main job of `Scripts/demo`: every step's outcome,
 /// read from its `--json` report and checked again afterwards with other

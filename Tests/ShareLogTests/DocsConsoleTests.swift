@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TestTraits
 
 /// Every ```console block in README.md and docs/*.md runs as written and
 /// prints what it shows (`ConsoleSession`, `ConsoleMatch`): a newcomer who

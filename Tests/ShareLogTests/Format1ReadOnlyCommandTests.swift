@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TestTraits
 
 /// The commands that only read never write (docs/CLI.md "Commands that only
 /// read"; issue 28, item 7). On the committed format-1 store

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import ShareLog
+import TestTraits
 
 /// The committed format-1 store (Tests/Fixtures/format1) becomes a format-2
 /// store in place (docs/FORMAT.md "Format 1, and the upgrade"), once, with

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TestTraits
 
 /// Processes that open a new store at once each open it: the first open
 /// makes the high-water file, and the others wait for it rather than race

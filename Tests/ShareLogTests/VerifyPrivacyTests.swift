@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import ShareLog
+import TestTraits
 
 /// `verify` puts no card anywhere the store's privacy guarantee does not
 /// cover: while it runs (which is what a crash at that moment would leave),

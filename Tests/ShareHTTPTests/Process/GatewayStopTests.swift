@@ -3,6 +3,7 @@ import Glibc
 import SampleCards
 import Testing
 import TestSupport
+import TestTraits
 
 /// `sharelog http` on SIGTERM: an answer being sent when the signal comes
 /// reaches its client whole, a connection made after it is refused, and

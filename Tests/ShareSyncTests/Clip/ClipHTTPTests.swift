@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TestTraits
 
 /// Issue 26's clip: `clip open LINK` fetches the share over HTTP(S) from a
 /// real `sharelog http` process on the main store (`GatewayProcess`), with

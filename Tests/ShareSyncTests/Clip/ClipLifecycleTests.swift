@@ -1,5 +1,5 @@
 import Testing
-import TestSupport
+import TestTraits
 
 /// Issue 13's "Done means": the App Clip's lifecycle, shown with real
 /// `sharelog` processes. A main store is served over a Unix socket

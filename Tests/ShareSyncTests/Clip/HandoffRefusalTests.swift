@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TestTraits
 
 /// Issue 28, items 1 and 2: `handoff` takes only a clip's store, never
 /// makes the full app's store unasked, and hands a clip off to one store

@@ -3,6 +3,7 @@ import ShareLog
 import Testing
 import TestSupport
 @testable import ShareSync
+import TestTraits
 
 /// Bad clients against a real `sharelog serve`, over a keyed Unix socket
 /// and over TCP with TLS: each is refused with a clear reason in one log

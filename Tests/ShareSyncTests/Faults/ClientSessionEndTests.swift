@@ -3,6 +3,7 @@ import ShareLog
 import ShareSync
 import TestSupport
 import Testing
+import TestTraits
 
 /// How a client's session ends when its server misbehaves or stops; each
 /// found by the `session` fuzz target.

@@ -4,6 +4,7 @@ import ShareLog
 import Testing
 import TestSupport
 @testable import ShareSync
+import TestTraits
 
 /// Attacks on a real `sharelog serve`'s front door from a hostile network
 /// (issue "Sync for hostile networks"): floods of connections that never

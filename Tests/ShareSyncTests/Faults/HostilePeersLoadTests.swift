@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import TestSupport
 @testable import ShareSync
+import TestTraits
 
 /// Good clients sync with a keyed `sharelog serve` of 3,000 shares while
 /// bad clients of every kind hammer it at once (issue 14, "Hostile and

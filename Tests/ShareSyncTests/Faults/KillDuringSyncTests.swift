@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TestTraits
 
 /// kill -9 during a long pull, 20 times, of the receiving process and
 /// then of the sending one, each time followed by a restart; in the end

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TestTraits
 
 /// `sharelog serve` over TCP with TLS in one network namespace,
 /// `sharelog sync` in another, joined by a veth pair, with faults injected

@@ -4,6 +4,7 @@ import ShareLog
 import Testing
 import TestSupport
 @testable import ShareSync
+import TestTraits
 
 /// A full `Vestibule` makes room by dropping an arrival that has shown
 /// nothing (no hello, or no finished TLS), not one in the middle of its

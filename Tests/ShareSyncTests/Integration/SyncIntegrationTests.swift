@@ -1,5 +1,5 @@
 import Testing
-import TestSupport
+import TestTraits
 
 /// Issue 12's "Done means", shown with real `sharelog` processes: `serve`
 /// on a Unix socket in a temporary directory, `sync` and the store

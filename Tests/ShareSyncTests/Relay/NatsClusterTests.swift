@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import TestSupport
 import Testing
+import TestTraits
 
 /// The test harness for the JetStream relay: three real nats-servers
 /// clustered on loopback agree on one meta leader, keep one after a server

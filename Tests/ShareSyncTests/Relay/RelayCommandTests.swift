@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TestTraits
 
 /// `sharelog relay` and `sharelog relay-key` refuse every bad command line,
 /// key file and unreachable cluster with a clear message and their

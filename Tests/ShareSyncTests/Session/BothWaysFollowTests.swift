@@ -5,6 +5,7 @@ import Synchronization
 import TestSupport
 import Testing
 @testable import ShareSync
+import TestTraits
 
 /// A `--both --follow` session in which both replicas commit megabytes at
 /// the same moment, so that both senders write 1 MiB batches at once, far

@@ -4,6 +4,7 @@ import ShareLog
 import ShareSync
 import TestSupport
 import Testing
+import TestTraits
 
 /// A link slower than one batch per timeout: a session lives as long as
 /// bytes move, however long a whole batch takes (docs/SYNC.md "Server").

@@ -4,6 +4,7 @@ import Synchronization
 import TestSupport
 import Testing
 @testable import ShareSync
+import TestTraits
 
 /// Wake-ups that race a session's end. A commit (the server's commit watch)
 /// or a stop calls `SessionContext.wakeAll()` on one thread while, on

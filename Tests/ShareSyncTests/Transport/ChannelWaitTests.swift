@@ -2,6 +2,7 @@ import Glibc
 import Testing
 import TestSupport
 import ShareSync
+import TestTraits
 
 /// Every wait on a channel ends at its deadline or when the wake-up
 /// descriptor fires, and a vanished peer is an error, never a signal.

@@ -2,6 +2,7 @@ import Glibc
 import Testing
 import TestSupport
 @testable import ShareSync
+import TestTraits
 
 /// Writes that keep reading (`ByteChannel.write(_:deadline:readingAhead:)`):
 /// two ends that each write megabytes before reading both finish, and what

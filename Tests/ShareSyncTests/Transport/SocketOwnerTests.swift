@@ -3,6 +3,7 @@ import Glibc
 import Testing
 import TestSupport
 @testable import ShareSync
+import TestTraits
 
 /// A client refuses a Unix socket whose server runs as another user: in a
 /// directory others can write, such as /tmp, another user could bind the

@@ -2,6 +2,7 @@ import Glibc
 import Testing
 import TestSupport
 import ShareSync
+import TestTraits
 
 /// `--stdio` carries sync over two pipes, as ssh provides them.
 @Suite(.hangDeadline) struct StdioChannelTests {

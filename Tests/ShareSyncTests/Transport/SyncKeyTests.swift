@@ -3,6 +3,7 @@ import Glibc
 import Testing
 import TestSupport
 @testable import ShareSync
+import TestTraits
 
 /// A sync key lives in a file only its owner may read, in the format
 /// `openssl rand -hex 32` prints, and its HMAC is OpenSSL's HMAC-SHA256.

@@ -1,6 +1,7 @@
 import Testing
 import TestSupport
 import ShareSync
+import TestTraits
 
 /// TCP listeners bind loopback unless told otherwise, take a free port for
 /// port 0, and a client learns plainly when nothing listens.

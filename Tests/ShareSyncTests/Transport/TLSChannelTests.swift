@@ -2,6 +2,7 @@ import Glibc
 import Testing
 import TestSupport
 import ShareSync
+import TestTraits
 
 /// TCP sync runs over TLS 1.3 with the shared key: the same key on both
 /// sides talks, anything else fails on each side that sees it, with the

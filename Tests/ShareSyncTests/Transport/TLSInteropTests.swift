@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import ShareSync
+import TestTraits
 
 /// ShareLog's TLS is standard TLS 1.3 with an external pre-shared key:
 /// OpenSSL's own command-line server and client, given the TLS key that

@@ -3,6 +3,7 @@ import Glibc
 import Testing
 import TestSupport
 import ShareSync
+import TestTraits
 
 /// A `unix:` endpoint is a socket file only its owner may use, which a
 /// listener creates, protects and removes.
