@@ -76,16 +76,18 @@ import TestTraits
         #expect(try Self.counter(file) == before &+ 3)
     }
 
-    /// A store an older build made has a high-water file but no signal:
-    /// the open that makes the signal changes the directory's ctime, which
-    /// the store's home records, and must take that change for its own,
-    /// not for a copy's.
-    @Test func anOpenThatMakesTheSignalKeepsTheStoresIdentity() throws {
+    /// A store an older build made has a high-water file but no signal, and
+    /// a power cut can leave a signal just made empty: the open that makes
+    /// it (again) changes the directory's ctime, which the store's home
+    /// records, and must take that change for its own, not for a copy's.
+    @Test(arguments: ["missing", "empty"])
+    func anOpenThatMakesTheSignalKeepsTheStoresIdentity(signal: String) throws {
         let directory = TemporaryDirectory("commit-signal-identity")
         let path = directory.appending("store")
+        let file = path + "/commit.signal"
         let replica = try Self.open(path).replicaID
-        // As an older build left it: no signal, and `data-file` recorded without one.
-        try FileManager.default.removeItem(atPath: path + "/commit.signal")
+        // As an older build or a power cut left it, with `data-file` recorded after.
+        if signal == "missing" { try FileManager.default.removeItem(atPath: file) } else { #expect(truncate(file, 0) == 0) }
         do {
             let environment = try LMDB.Environment.open(at: path, databases: Schema.names)
             let meta = try environment.database("meta")
@@ -96,7 +98,7 @@ import TestTraits
         let reopened = try Self.open(path)
         #expect(reopened.identityRenewal == nil)
         #expect(reopened.replicaID == replica)
-        #expect(FileManager.default.fileExists(atPath: path + "/commit.signal"))
+        #expect((try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) == 64)
         // And the next open, too, finds the home it recorded.
         #expect(try Self.open(path).identityRenewal == nil)
     }

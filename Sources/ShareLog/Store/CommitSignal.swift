@@ -35,8 +35,12 @@ final class CommitSignal: @unchecked Sendable {
         (directory as NSString).appendingPathComponent(name)
     }
 
-    static func exists(in directory: String) -> Bool {
-        FileManager.default.fileExists(atPath: path(in: directory))
+    /// Whether the file is there at its full size (a power cut right after
+    /// an unsynced make could leave it empty: an open for writing makes it
+    /// again).
+    static func isWhole(in directory: String) -> Bool {
+        var status = stat()
+        return stat(path(in: directory), &status) == 0 && status.st_size >= size
     }
 
     /// Maps the store's signal, read-write when `writable`; nil when the
@@ -54,16 +58,17 @@ final class CommitSignal: @unchecked Sendable {
 
     deinit { munmap(word, Self.size) }
 
-    /// Makes the file, zeroed, unless it exists: written under a temporary
-    /// name and renamed, so no process ever maps it shorter than `size`
-    /// (touching a page past a file's end is SIGBUS). Not synced: a
-    /// counter has nothing to keep, and an open remakes a lost file.
-    static func create(in directory: String, mode: mode_t) throws {
+    /// Makes the file, zeroed, in place of any there: sized under a
+    /// temporary name (synced when `durable`) and renamed, so no process
+    /// ever maps it shorter than `size` (touching a page past a file's end
+    /// is SIGBUS).
+    static func create(in directory: String, mode: mode_t, durable: Bool) throws {
         let final = path(in: directory), temporary = final + ".tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         guard descriptor >= 0 else { throw StoreSidecars.failure("creating \(temporary)") }
         defer { close(descriptor) }
         guard ftruncate(descriptor, off_t(size)) == 0 else { throw StoreSidecars.failure("sizing \(temporary)") }
+        if durable, fsync(descriptor) != 0 { throw StoreSidecars.failure("syncing \(temporary)") }
         guard rename(temporary, final) == 0 else { throw StoreSidecars.failure("renaming \(temporary)") }
     }
 

@@ -54,9 +54,10 @@ struct HighWaterFile {
     }
 
     /// Makes the file with a record that names no epoch yet: written to a
-    /// temporary file, synced, renamed into place and the directory synced,
-    /// so the name never holds a partial file. This changes the
-    /// directory's ctime: the open records its home after it.
+    /// temporary file, synced, and renamed into place, so the name never
+    /// holds a partial file; `StoreSidecars` syncs the directory after.
+    /// This changes the directory's ctime: the open records its home after
+    /// it.
     static func create(in directory: String, durable: Bool) throws {
         let final = path(in: directory), temporary = final + ".tmp"
         var bytes = [UInt8](repeating: 0, count: 2 * slotSize)
@@ -68,7 +69,6 @@ struct HighWaterFile {
         guard written == bytes.count else { throw StoreSidecars.failure("writing \(temporary)", written: written) }
         if durable, fsync(descriptor) != 0 { throw StoreSidecars.failure("syncing \(temporary)") }
         guard rename(temporary, final) == 0 else { throw StoreSidecars.failure("renaming \(temporary)") }
-        if durable { try StoreSidecars.syncDirectory(directory) }
     }
 
     /// Opens the file and takes its lock (`flock`, exclusive: other

@@ -10,18 +10,21 @@ import LMDB
 /// them, all at once, and tells the open what the home was just before, so
 /// that it takes the change for its own and not for a copy's.
 enum StoreSidecars {
-    /// Whether both files are there.
+    /// Whether both files are there (the signal at its full size).
     static func allExist(in directory: String) -> Bool {
-        HighWaterFile.exists(in: directory) && CommitSignal.exists(in: directory)
+        HighWaterFile.exists(in: directory) && CommitSignal.isWhole(in: directory)
     }
 
-    /// Makes whichever file is missing, holding an exclusive `flock` of the
+    /// Makes whichever file is missing (or, for the signal, short), holding an exclusive `flock` of the
     /// store's directory (which changes nothing in it), so that processes
     /// opening a store without them at once never both make one: they
     /// shared one temporary name, and the second rename failed, failing its
     /// open (a follower racing `stats` on a new store, `HostileNetworkTests`).
-    /// Returns what `before` gives just before the first file is made (the
-    /// home, whose ctime the making changes); nil when both were there.
+    /// When `durable`, the directory is synced after, so that a power cut
+    /// cannot undo a file (and the ctime the open then records) after the
+    /// open acknowledged anything. Returns what `before` gives just before
+    /// the first file is made (the home, whose ctime the making changes);
+    /// nil when both were there.
     static func createMissing(in directory: String, durable: Bool, mode: mode_t, before: () throws -> [UInt8]) throws -> [UInt8]? {
         let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw failure("opening \(directory)") }
@@ -29,15 +32,16 @@ enum StoreSidecars {
         while flock(descriptor, LOCK_EX) != 0 {
             guard errno == EINTR else { throw failure("locking \(directory)") }
         }
-        let makeHighWater = !HighWaterFile.exists(in: directory), makeSignal = !CommitSignal.exists(in: directory)
+        let makeHighWater = !HighWaterFile.exists(in: directory), makeSignal = !CommitSignal.isWhole(in: directory)
         guard makeHighWater || makeSignal else { return nil }
         let home = try before()
-        if makeSignal { try CommitSignal.create(in: directory, mode: mode) }
+        if makeSignal { try CommitSignal.create(in: directory, mode: mode, durable: durable) }
         if makeHighWater { try HighWaterFile.create(in: directory, durable: durable) }
+        if durable { try syncDirectory(directory) }
         return home
     }
 
-    static func syncDirectory(_ directory: String) throws {
+    private static func syncDirectory(_ directory: String) throws {
         let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw failure("opening \(directory)") }
         defer { close(descriptor) }
