@@ -85,6 +85,9 @@ public struct BenchConfiguration: Codable, Sendable {
     /// The HTTP workload's sizes (`HTTPWorkload`); nil: it is skipped (the
     /// smoke configuration, and runs from before it).
     public var http: HTTPBenchConfiguration? = nil
+    /// Seconds the follow workload leaves its follower and server idle to
+    /// sample their CPU time. Nil in the results of runs from before it.
+    public var followIdleSeconds: Int? = nil
 
     /// `Environment.Options().commitDelay` in whole microseconds.
     public static let defaultCommitDelay: Int = {
@@ -101,7 +104,7 @@ public struct BenchConfiguration: Codable, Sendable {
         sweepFixedTotal: 100_000, sweepGrowingDue: [1_000, 10_000, 100_000], sweepBatch: 1000, sweepRounds: 3,
         diskFloorBytes: 256 << 20, redisExpiryDeadline: 20, replayEvents: 1_000_000, replayRounds: 3, replayChunk: 10_000,
         syncRounds: 3, syncEvents: 100_000, syncFollowShares: 1000, syncClipShares: 100_000, syncClipFetches: 20_000,
-        syncClipConnections: [1, 8, 50], syncSnapshotShares: 100_000, relayEvents: 20_000, http: .full)
+        syncClipConnections: [1, 8, 50], syncSnapshotShares: 100_000, relayEvents: 20_000, http: .full, followIdleSeconds: 10)
 
     public static let quick = BenchConfiguration(
         mode: "quick", rounds: 3, slices: 10, cardPool: 1000,
@@ -112,7 +115,7 @@ public struct BenchConfiguration: Codable, Sendable {
         sweepFixedTotal: 10_000, sweepGrowingDue: [100, 1000, 10_000], sweepBatch: 1000, sweepRounds: 2,
         diskFloorBytes: 32 << 20, redisExpiryDeadline: 5, replayEvents: 40_000, replayRounds: 2, replayChunk: 10_000,
         syncRounds: 2, syncEvents: 10_000, syncFollowShares: 200, syncClipShares: 10_000, syncClipFetches: 3000,
-        syncClipConnections: [1, 8, 50], syncSnapshotShares: 10_000, relayEvents: 5000, http: .quick)
+        syncClipConnections: [1, 8, 50], syncSnapshotShares: 10_000, relayEvents: 5000, http: .quick, followIdleSeconds: 10)
 
     public static let smoke = BenchConfiguration(
         mode: "smoke", rounds: 1, slices: 2, cardPool: 20,
@@ -123,5 +126,5 @@ public struct BenchConfiguration: Codable, Sendable {
         sweepFixedTotal: 60, sweepGrowingDue: [10, 20], sweepBatch: 8, sweepRounds: 1,
         diskFloorBytes: 1 << 20, redisExpiryDeadline: 10, replayEvents: 100, replayRounds: 1, replayChunk: 16,
         syncRounds: 1, syncEvents: 200, syncFollowShares: 20, syncClipShares: 100, syncClipFetches: 100,
-        syncClipConnections: [1, 8, 50], syncSnapshotShares: 100, relayEvents: 200)
+        syncClipConnections: [1, 8, 50], syncSnapshotShares: 100, relayEvents: 200, followIdleSeconds: 1)
 }

@@ -16,9 +16,9 @@ import ShareLog
 /// `sharelog serve`: this process creates on a second durable store that
 /// `sharelog-bench serve` serves, and a second follower follows that
 /// server, so each share reaches it through the store's commit signal
-/// (docs/SYNC.md "The commit signal"). At the end, both followers and that
-/// server are left idle for `idleWindow`, and their CPU time is recorded
-/// per minute.
+/// (docs/SYNC.md "The commit signal"). At the end, that follower and that
+/// server are left idle for `followIdleSeconds`, and their CPU time is
+/// recorded per minute.
 ///
 /// Anchors, in slices taken in turn with the order rotated: the durable
 /// create alone (its own time, from the same loop), a round trip of 64
@@ -27,8 +27,6 @@ import ShareLog
 /// to a master's `SET` until a `GET` on the replica sees the key.
 public struct FollowWorkload: Workload {
     public let name = "follow"
-    /// How long the idle processes' CPU time is sampled.
-    static let idleWindow = Duration.seconds(10)
 
     public init() {}
 
@@ -127,13 +125,14 @@ public struct FollowWorkload: Workload {
             record("sync.follow.otherProcess.\(id)", "follow latency, \(label): commit by another process than the server's",
                    [(.shareLog, otherProcess)])
         }
-        context.progress("follow: the followers and a server idle for \(Self.idleWindow)")
+        let idleWindow = Duration.seconds(configuration.followIdleSeconds ?? 10)
+        context.progress("follow: a follower and its server idle for \(idleWindow)")
         let idle = [(embeddedFollower, "follower"), (embeddedServer, "server")]
         let before = idle.map { ProcStatus.threadRunTimes(of: $0.0.pid) }
-        try await Task.sleep(for: Self.idleWindow)
+        try await Task.sleep(for: idleWindow)
         for ((peer, role), start) in zip(idle, before) {
             guard let start, let end = ProcStatus.threadRunTimes(of: peer.pid) else { continue }
-            let perMinute = ProcStatus.runSeconds(from: start, to: end) * 1000 * 60 / Double(Self.idleWindow.components.seconds)
+            let perMinute = ProcStatus.runSeconds(from: start, to: end) * 1000 * 60 / Double(idleWindow.components.seconds)
             measurements.record(
                 "sync.follow.idleCPU.\(role)", title: "idle \(role == "server" ? "serve" : "follower") CPU per minute, follow mode, nothing committed",
                 unit: "ms", higherIsBetter: false, system: .shareLog, value: perMinute)

@@ -64,6 +64,7 @@ import Testing
             "concurrent.vsSQLiteOnePerCommit", "sweep.flat", "sweep.vsSQLite.0", "sweep.floor",
             "replay.vsC-LMDB", "replay.rssAnonFlat", "coldStart.vsC-LMDB", "coldStart.static.vsC-LMDB",
             "sync.catchup.vsLocal", "sync.catchup.vsRedis", "sync.catchup.rssAnonFlat", "sync.follow.p50",
+            "sync.follow.otherProcess.p50", "sync.follow.idleCPU",
             "sync.clip.vsRedis", "sync.clip.p99",
         ])
         try expectSyncOutcomes(report)
@@ -121,6 +122,7 @@ import Testing
         var ids: Set<String> = [
             "sync.follow.p50", "sync.follow.p99", "sync.follow.commit.p50", "sync.follow.commit.p99",
             "sync.follow.roundTrip.p50", "sync.follow.roundTrip.p99", "sync.snapshot", "sync.snapshot.rate", "sync.snapshot.bytes",
+            "sync.follow.otherProcess.p50", "sync.follow.otherProcess.p99", "sync.follow.idleCPU.follower", "sync.follow.idleCPU.server",
         ]
         for deck in ["plain", "mixed"] {
             ids.formUnion(["", ".mbps", ".local", ".localWritten", ".socket", ".redisLoaded", ".rssAnon.receiverHalf", ".rssAnon.receiverPeak",
@@ -145,7 +147,7 @@ import Testing
     /// relay is ShareLog's beside ShareLog's direct sync.
     static func syncSystems(_ id: String) -> Set<String> {
         if id.hasSuffix(".local") || id.hasSuffix(".socket") || id.hasPrefix("sync.follow.roundTrip") || id.hasPrefix("sync.snapshot")
-            || id.hasPrefix("sync.relay") {
+            || id.hasPrefix("sync.relay") || id.hasPrefix("sync.follow.otherProcess") || id.hasPrefix("sync.follow.idleCPU") {
             return ["ShareLog"]
         }
         return id.hasSuffix(".redisLoaded") ? ["Redis"] : ["ShareLog", "Redis"]

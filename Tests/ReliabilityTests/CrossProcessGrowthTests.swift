@@ -55,7 +55,12 @@ struct CrossProcessGrowthTests {
             #expect(seen.map == map, "the reader's map after growth \(growths)")
         }
         let last = try Self.waitForReader(reader, toSee: Self.batch * Self.batches)
-        #expect(last.map == map)
+        // By the same rule, the reader adopts the last growth only if the
+        // pages in use passed the end of the map before it. Whether the last
+        // growth comes that late depends on how long the reader's snapshots
+        // held pages the writer could not reuse: it failed a run that
+        // expected the larger map always (4 MiB against 8 MiB).
+        #expect(last.map == (unsynced ? map / 2 : map), "after \(growths) growths, the last one \(unsynced ? "not yet " : "")passed by the pages in use")
         #expect(try reader.nextLine(until: "the reader finishes").hasPrefix("done "))
         try reader.waitForExit()
         #expect(reader.exitStatus == 0, "\(reader.ending)")
