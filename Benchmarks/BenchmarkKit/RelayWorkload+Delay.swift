@@ -9,8 +9,10 @@ import TestSupport
 /// the receiver's durable commit of it, both read on `CLOCK_MONOTONIC`.
 ///
 /// - *relay*: replica A is a durable store this process creates on, with
-///   its relay in another process (which finds A's commits by polling, as
-///   `sharelog relay` beside an app does); replica B is an empty store
+///   its relay in another process (which learns of A's commits from the
+///   store's commit signal, or at its 5-second heartbeat when the store
+///   does not announce another process's commits, as `sharelog relay`
+///   beside an app does); replica B is an empty store
 ///   with its own relay. B's relay stamps each commit; A's stamps when
 ///   the stream acknowledged the share (read every millisecond), which
 ///   splits the delay into publishing and delivery.
@@ -18,13 +20,15 @@ import TestSupport
 ///   an `InProcessServer`, and `sharelog-bench follow`.
 ///
 /// The work is cut into slices and the two take turns, rotated. Before
-/// each create, both ways pause for a random time below the relay
-/// publisher's poll interval (5 ms), not timed: a share made at once after
-/// the last one arrived would fall at the same point of every poll cycle
-/// (the publisher went to sleep when the last one was acknowledged), and
-/// the delay would measure that phase instead of an app's creates, which
-/// come at any moment of it.
+/// each create, both ways pause for a random time below `pause` (5 ms),
+/// not timed: a share made at once after the last one arrived would find
+/// every thread on the way in the same phase (the publisher just gone back
+/// to sleep after the last acknowledgement), and the delay would measure
+/// that phase instead of an app's creates, which come at any moment.
 extension RelayWorkload {
+    /// The longest untimed pause before each create.
+    private static let pause = Duration.milliseconds(5)
+
     /// The two ways, taking turns slice by slice.
     private enum Path: CaseIterable { case relay, direct }
 
@@ -66,7 +70,7 @@ extension RelayWorkload {
         var madeOnA: [(name: RecordName, card: [UInt8])] = []
         var madeOnMain = 0
         var random = SeededGenerator(seed: 16)
-        let pollNanoseconds = Self.nanoseconds(StreamRelay.Options().pollInterval)
+        let pauseNanoseconds = Self.nanoseconds(Self.pause)
         // The first share of each also waits for the first delivery or session.
         for path in Path.allCases {
             switch path {
@@ -81,7 +85,7 @@ extension RelayWorkload {
             let shift = slice % Path.allCases.count
             for path in Path.allCases[shift...] + Path.allCases[..<shift] {
                 for _ in 0..<count {
-                    Thread.sleep(forTimeInterval: Double(UInt64.random(in: 0..<pollNanoseconds, using: &random)) * 1e-9)
+                    Thread.sleep(forTimeInterval: Double(UInt64.random(in: 0..<pauseNanoseconds, using: &random)) * 1e-9)
                     switch path {
                     case .relay:
                         let times = try relayOne(card: deck.card(madeOnA.count), a: a, relayA: relayA, relayB: relayB, made: &madeOnA)

@@ -22,6 +22,8 @@ extension NatsCluster {
     ///   and the same meta leader, one of the running servers;
     /// - the leader's /jsz lists every other running server as a current replica.
     ///
+    /// A single server has no meta cluster: its /healthz alone says.
+    ///
     /// After `kill`, this is the survivors electing a leader among themselves
     /// (nats-server 2.9 takes several seconds when the leader was killed);
     /// it never ends while fewer than a majority run. Throws
@@ -43,6 +45,7 @@ extension NatsCluster {
     }
 
     private func isReady(_ running: [Int], _ observations: [Observation]) -> Bool {
+        if size == 1 { return observations.allSatisfy { $0.health == "ok" } }
         let runningNames = Set(running.map { serverNames[$0] })
         guard observations.allSatisfy({ $0.health == "ok" && $0.clusterSize == size }),
             let leader = observations.first?.leader, runningNames.contains(leader),

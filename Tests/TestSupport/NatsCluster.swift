@@ -3,7 +3,9 @@ import Glibc
 
 /// A real NATS JetStream cluster for tests: `size` `nats-server` processes
 /// (Debian's /usr/sbin/nats-server) clustered on 127.0.0.1, each with its
-/// config, log and JetStream store under `directory/nats-<i>/`.
+/// config, log and JetStream store under `directory/nats-<i>/`; a size of 1
+/// is one server with JetStream on its own (no cluster). Given a
+/// `security`, the servers take clients only as it says.
 ///
 /// `init` returns once the cluster's JetStream is ready (see
 /// `waitUntilReady`); `kill` crashes one server, `restart` brings it back on
@@ -39,6 +41,8 @@ public final class NatsCluster {
     public let directory: String
     /// `"<name>-<i>"`: each server's `server_name`, as /jsz reports it.
     public let serverNames: [String]
+    /// What the servers demand of clients; nil for plain `nats://` without auth.
+    public let security: NatsClientSecurity?
     public private(set) var ports: [NatsServerPorts] = []
     /// The running process of each server; nil once killed or stopped.
     private var servers: [Subprocess?]
@@ -53,7 +57,7 @@ public final class NatsCluster {
     /// servers' logs) when nats-server is missing, a server exits, or
     /// JetStream is not ready within `readyTimeout`; every server it
     /// started is stopped before it throws.
-    public init(size: Int = 3, in directory: String, name: String = "sharelog-test") throws {
+    public init(size: Int = 3, in directory: String, name: String = "sharelog-test", security: NatsClientSecurity? = nil) throws {
         precondition(size >= 1, "a cluster has at least one server")
         guard FileManager.default.isExecutableFile(atPath: Self.executable) else {
             throw NatsClusterError.serverMissing(path: Self.executable)
@@ -61,6 +65,7 @@ public final class NatsCluster {
         self.size = size
         self.name = name
         self.directory = directory
+        self.security = security
         serverNames = (0..<size).map { "\(name)-\($0)" }
         servers = Array(repeating: nil, count: size)
         earlierOutput = Array(repeating: [], count: size)
@@ -81,8 +86,18 @@ public final class NatsCluster {
 
     deinit { shutdown() }
 
-    /// `nats://127.0.0.1:<client port>`, one per server.
-    public var clientURLs: [String] { ports.map { "nats://127.0.0.1:\($0.client)" } }
+    /// `nats://127.0.0.1:<client port>`, one per server; with a
+    /// `security`, `tls://user:password@127.0.0.1:<client port>`.
+    public var clientURLs: [String] {
+        guard let security else { return ports.map { "nats://127.0.0.1:\($0.client)" } }
+        return clientURLs(user: security.user, password: security.password)
+    }
+
+    /// `tls://user:password@127.0.0.1:<client port>`, one per server: what a
+    /// client gives to authenticate as `user`, right or wrong.
+    public func clientURLs(user: String, password: String) -> [String] {
+        ports.map { "tls://\(user):\(password)@127.0.0.1:\($0.client)" }
+    }
 
     /// All client URLs joined by commas: the server list a NATS client takes
     /// to connect, and reconnect, to any server of the cluster.

@@ -18,7 +18,9 @@ public final class JetStreamConnection: @unchecked Sendable {
     /// How to reach and authenticate to the cluster.
     public struct Options: Sendable {
         /// `nats://host:port` or `tls://host:port` URLs; the client picks
-        /// among them and fails over between them.
+        /// among them and fails over between them. A URL may carry a user
+        /// and password or a token (`tls://user:password@host:port`,
+        /// `tls://token@host:port`); error messages show it as `***`.
         public var servers: [String]
         /// Shown to the server's monitoring (`connz`).
         public var name = "sharelog-relay"
@@ -52,7 +54,8 @@ public final class JetStreamConnection: @unchecked Sendable {
         let servers = options.servers.map { strdup($0) }
         defer { servers.forEach { free($0) } }
         var serverPointers = servers.map { UnsafePointer($0) }
-        try check(natsOptions_SetServers(natsOptions, &serverPointers, Int32(servers.count)), "set the NATS server URLs \(options.servers)")
+        let shown = options.servers.map(Self.withoutSecrets).joined(separator: ",")
+        try check(natsOptions_SetServers(natsOptions, &serverPointers, Int32(servers.count)), "set the NATS server URLs \(shown)")
         try check(natsOptions_SetName(natsOptions, options.name), "set the connection name")
         try check(natsOptions_SetTimeout(natsOptions, 2_000), "set the connect timeout")
         // Reconnect forever, every 250 ms: a relay outlives server restarts.
@@ -71,7 +74,7 @@ public final class JetStreamConnection: @unchecked Sendable {
             }
         }
         var connection: OpaquePointer?
-        try check(natsConnection_Connect(&connection, natsOptions), "connect to \(options.servers.joined(separator: ","))")
+        try check(natsConnection_Connect(&connection, natsOptions), "connect to \(shown)")
         tally = PublishTally()
         var jsOptions = jsOptions()
         jsOptions_Init(&jsOptions)
@@ -87,6 +90,14 @@ public final class JetStreamConnection: @unchecked Sendable {
         }
         self.connection = connection
         self.context = context
+    }
+
+    /// `url` with the password or token of its user part replaced by `***`.
+    static func withoutSecrets(_ url: String) -> String {
+        guard let scheme = url.range(of: "://"), let at = url[scheme.upperBound...].lastIndex(of: "@") else { return url }
+        let userPart = url[scheme.upperBound..<at]
+        let user = userPart.firstIndex(of: ":").map { userPart[..<$0] + ":" } ?? ""
+        return url[..<scheme.upperBound] + user + "***" + url[at...]
     }
 
     deinit {
@@ -197,53 +208,6 @@ public final class JetStreamConnection: @unchecked Sendable {
         var pending = natsMsgList()
         if js_PublishAsyncGetPendingList(&pending, context) == NATS_OK { natsMsgList_Destroy(&pending) }
         tally.reset()
-    }
-
-    /// Makes the durable pull consumer `durable` afresh on `stream`,
-    /// delivering from `startSequence` (1 for the whole stream), and binds
-    /// to it. An existing consumer of that name is deleted first: the
-    /// caller's store, not the consumer, knows what was applied.
-    public func pullConsumer(
-        stream: String, durable: String, filter: String, startSequence: UInt64
-    ) throws(JetStreamError) -> PullConsumer {
-        var code = jsErrCode(rawValue: 0)
-        let deleted = js_DeleteConsumer(context, stream, durable, nil, &code)
-        if deleted != NATS_OK && deleted != NATS_NOT_FOUND && code.rawValue != 10014 {
-            try check(deleted, "delete consumer \(durable) of stream \(stream)", code: code)
-        }
-        var config = jsConsumerConfig()
-        jsConsumerConfig_Init(&config)
-        var info: UnsafeMutablePointer<jsConsumerInfo>?
-        code = jsErrCode(rawValue: 0)
-        let added = durable.withCString { name in
-            filter.withCString { subject in
-                config.Durable = name
-                config.FilterSubject = subject
-                config.AckPolicy = js_AckAll
-                config.AckWait = 30_000_000_000
-                config.MaxAckPending = 20_000
-                config.DeliverPolicy = startSequence <= 1 ? js_DeliverAll : js_DeliverByStartSequence
-                config.OptStartSeq = startSequence <= 1 ? 0 : startSequence
-                return js_AddConsumer(&info, context, stream, &config, nil, &code)
-            }
-        }
-        jsConsumerInfo_Destroy(info)
-        try check(added, "create consumer \(durable) on stream \(stream) from sequence \(startSequence)", code: code)
-        var subscription: OpaquePointer?
-        var subscribeOptions = jsSubOptions()
-        jsSubOptions_Init(&subscribeOptions)
-        code = jsErrCode(rawValue: 0)
-        let bound = stream.withCString { streamName in
-            durable.withCString { consumer in
-                subscribeOptions.Stream = streamName
-                subscribeOptions.Consumer = consumer
-                subscribeOptions.ManualAck = true
-                return js_PullSubscribe(&subscription, context, filter, consumer, nil, &subscribeOptions, &code)
-            }
-        }
-        try check(bound, "bind to consumer \(durable) of stream \(stream)", code: code)
-        guard let subscription else { throw JetStreamError("bind to consumer \(durable)", status: NATS_ERR) }
-        return PullConsumer(subscription: subscription, owner: self)
     }
 }
 

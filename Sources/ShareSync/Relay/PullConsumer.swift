@@ -4,27 +4,32 @@ import Foundation
 /// A subscription bound to a durable pull consumer with explicit
 /// acknowledgement of everything up to a message (JetStream's `AckAll`).
 ///
-/// Not thread-safe: one thread fetches and acknowledges. Holds its
-/// connection alive.
+/// Not thread-safe: one thread fetches and acknowledges; another may end
+/// its fetches through its `PullInterrupter`. Holds its connection alive.
 public final class PullConsumer {
     private let subscription: OpaquePointer
     private let owner: JetStreamConnection
+    private let interrupter: PullInterrupter?
     /// The last message fetched, kept so that it can be acknowledged once
     /// what it carries is committed.
     private var last: OpaquePointer?
 
-    init(subscription: OpaquePointer, owner: JetStreamConnection) {
+    init(subscription: OpaquePointer, owner: JetStreamConnection, interrupter: PullInterrupter?) {
         self.subscription = subscription
         self.owner = owner
+        self.interrupter = interrupter
+        interrupter?.watch(subscription)
     }
 
     deinit {
+        interrupter?.forget(subscription)
         natsMsg_Destroy(last)
         natsSubscription_Destroy(subscription)
     }
 
     /// Up to `count` messages and about `maxBytes`, waiting up to `timeout`
-    /// for the first; an empty array when none came. Messages fetched before
+    /// for the first; an empty array when none came. Throws at once once
+    /// its `PullInterrupter` was interrupted. Messages fetched before
     /// and not acknowledged are redelivered only after the consumer's ack
     /// wait (30 s), so a caller acknowledges each batch it committed.
     ///

@@ -24,6 +24,13 @@ public final class RelayStatistics: @unchecked Sendable {
         public var retries = 0
         /// Snapshots taken from a peer after the stream lost messages.
         public var snapshots = 0
+        /// Times the durable consumer was made afresh rather than bound as
+        /// it was: at a first start, after an operator deleted it, or when
+        /// it had delivered past the store's cursor (docs/SCALING.md).
+        public var consumersMade = 0
+        /// Fetches made to catch up before publishing: none when the store
+        /// had already applied the stream up to its last sequence at start.
+        public var catchUpFetches = 0
     }
 
     private let lock = NSLock()

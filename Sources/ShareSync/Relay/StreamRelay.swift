@@ -12,13 +12,24 @@ import ShareLog
 /// After that a publishing thread and the calling thread run side by side;
 /// connection and cluster errors are waited out with backoff, and anything
 /// else stops both and is thrown.
+///
+/// The publishing thread does not poll: it publishes what is pending, then
+/// sleeps until the store announces a commit (`ShareStore.commits()`,
+/// relayed to the context's wake signals by `withCommitWatch`) or the
+/// heartbeat passes. Its wake signal is registered before its first look
+/// at the log, so a commit after a look always wakes the wait that follows
+/// it; a commit the store does not announce waits at most one heartbeat,
+/// and is never lost.
 public final class StreamRelay: Sendable {
     public struct Options: Sendable {
         public var stream = StreamSettings()
         /// The clock a creation's liveness and the key's hour are read from.
         public var clock: any WallClock = SystemClock()
-        /// How often the publisher looks for commits made by other processes.
-        public var pollInterval = Duration.milliseconds(5)
+        /// How often the publisher looks at the log with no commit
+        /// announced, on a fixed beat that announcements do not push back:
+        /// a commit the store did not announce goes out within one. It
+        /// advances the stream key to the current hour at each look.
+        public var heartbeat = Duration.seconds(5)
         /// A peer to take the sync protocol's pull (a snapshot when its log
         /// was trimmed) from when the stream lost messages this replica
         /// has not applied; nil to stop with `RelayFailure.snapshotRequired`.
@@ -26,6 +37,11 @@ public final class StreamRelay: Sendable {
 
         public init() {}
     }
+
+    /// How long the consumer's fetch waits for a first message before it
+    /// asks again: the longest a pull lost with a failed server holds up
+    /// deliveries. A stop interrupts the wait.
+    static let fetchWait = Duration.seconds(5)
 
     public let statistics = RelayStatistics()
     private let store: ShareStore
@@ -44,7 +60,8 @@ public final class StreamRelay: Sendable {
     /// moment (caught up, a retry, a snapshot).
     ///
     /// - Throws: `RelayFailure`, `JetStreamError` while setting up the
-    ///   stream, `ShareLogError` from the store, `SyncFailure` from a snapshot.
+    ///   stream, `ShareLogError` from the store, `SyncFailure` from a snapshot
+    ///   or when the store's commits cannot be watched.
     public func run(context: SessionContext, log: @escaping @Sendable (String) -> Void = { _ in }) throws {
         let info = try ensureStream()
         let identity = RelayStreamIdentity(stream: info)
@@ -54,15 +71,25 @@ public final class StreamRelay: Sendable {
             statistics: statistics, clock: options.clock)
         try catchUp(consumer, identity: identity, context: context, log: log)
         log("caught up with stream \(options.stream.name) at sequence \(consumer.position); publishing")
+        let outcome = try withCommitWatch(store: store, context: context, when: true) { () throws(SyncFailure) -> Result<Void, any Error> in
+            Result { try relay(consumer, codec: codec, identity: identity, context: context, log: log) }
+        }
+        try outcome.get()
+    }
+
+    /// Publishes on a thread of its own and consumes on the calling one
+    /// until `context` stops, or either fails; then stops both.
+    private func relay(
+        _ consumer: RelayConsumer, codec: RelayCodec, identity: RelayStreamIdentity, context: SessionContext,
+        log: @escaping @Sendable (String) -> Void
+    ) throws {
+        let interrupter = consumer.interrupter
         let publishing = RelayThread(name: "sharelog-relay-publish") { [self] in
+            // The publisher ends only when the relay stops, or fails, which
+            // stops it: either way the consumer's fetch need not wait on.
+            defer { interrupter.interrupt() }
             do {
-                // Made here: a publisher belongs to the one thread that uses it.
-                let publisher = try RelayPublisher(
-                    store: store, connection: connection, codec: codec, identity: identity, statistics: statistics, clock: options.clock)
-                try loop(context: context, log: log) {
-                    try keyring.advance(to: options.clock.now())
-                    if try publisher.publishPending() == 0 { context.sleep(for: options.pollInterval) }
-                }
+                try publish(codec: codec, identity: identity, context: context, log: log)
             } catch {
                 context.stop()
                 throw error
@@ -72,7 +99,7 @@ public final class StreamRelay: Sendable {
         do {
             try loop(context: context, log: log) {
                 do {
-                    _ = try consumer.pass(wait: .seconds(1))
+                    _ = try consumer.pass(wait: Self.fetchWait)
                 } catch RelayFailure.snapshotRequired(let applied, let first) where options.snapshotFrom != nil {
                     try takeSnapshot(consumer, identity: identity, firstHeld: first, appliedThrough: applied, context: context, log: log)
                 }
@@ -83,6 +110,32 @@ public final class StreamRelay: Sendable {
         }
         context.stop()
         if let failure = publishing.join() { throw failure }
+    }
+
+    /// The publishing thread's body: publishes what is pending, and when
+    /// there was nothing, waits for a commit, a stop or the heartbeat.
+    private func publish(
+        codec: RelayCodec, identity: RelayStreamIdentity, context: SessionContext, log: @escaping @Sendable (String) -> Void
+    ) throws {
+        // Made here: a publisher belongs to the one thread that uses it.
+        let publisher = try RelayPublisher(
+            store: store, connection: connection, codec: codec, identity: identity, statistics: statistics, clock: options.clock)
+        // Registered before the first look at the log: a commit after any
+        // look signals it, so the wait after that look returns at once.
+        let wake = try context.registeredSignal()
+        defer { context.release(wake) }
+        // Kept when a commit wakes the wait: the log is looked at once a
+        // heartbeat at least, however often commits come.
+        var heartbeat = ContinuousClock.now + options.heartbeat
+        try loop(context: context, log: log) {
+            try keyring.advance(to: options.clock.now())
+            guard try publisher.publishPending() == 0, !context.isStopping else { return }
+            if !wake.wait(until: heartbeat) { heartbeat = .now + options.heartbeat }
+            // Drained after the wait, before the next look: a commit
+            // announced after the drain is seen by that look or wakes the
+            // next wait.
+            wake.drain()
+        }
     }
 
     /// Finds the stream, or creates it; checks that an existing one fits.
@@ -105,11 +158,20 @@ public final class StreamRelay: Sendable {
         return info
     }
 
-    /// Applies the stream up to its end before anything is published.
+    /// Applies the stream up to its end before anything is published: up
+    /// to the stream's last sequence when the catch-up began, or until a
+    /// pass waits a second for nothing (what is left below that end is not
+    /// for this consumer: other subjects, or messages deleted). A replica
+    /// already at the end reads nothing.
     private func catchUp(_ consumer: RelayConsumer, identity: RelayStreamIdentity, context: SessionContext, log: @escaping @Sendable (String) -> Void) throws {
+        var end: UInt64?
         while !context.isStopping {
             do {
-                if try consumer.pass(wait: .milliseconds(500)) == 0 { return }
+                let target = try end ?? consumer.streamEnd()
+                end = target
+                if consumer.position >= target { return }
+                statistics.update { $0.catchUpFetches += 1 }
+                if try consumer.pass(wait: .seconds(1)) == 0 { return }
             } catch RelayFailure.snapshotRequired(let applied, let first) where options.snapshotFrom != nil {
                 try takeSnapshot(consumer, identity: identity, firstHeld: first, appliedThrough: applied, context: context, log: log)
             } catch let error as JetStreamError {
@@ -141,7 +203,8 @@ public final class StreamRelay: Sendable {
     }
 
     /// Runs `step` until `context` stops, waiting out connection errors with
-    /// backoff (250 ms doubling to 5 s).
+    /// backoff (250 ms doubling to 5 s). An error once the context stops
+    /// (a fetch the stop interrupted) ends it quietly.
     private func loop(context: SessionContext, log: @escaping @Sendable (String) -> Void, _ step: () throws -> Void) throws {
         var backoff = Duration.milliseconds(250)
         while !context.isStopping {
@@ -149,6 +212,7 @@ public final class StreamRelay: Sendable {
                 try step()
                 backoff = .milliseconds(250)
             } catch let error as JetStreamError {
+                guard !context.isStopping else { return }
                 statistics.update { $0.retries += 1 }
                 log("retrying in \(backoff): \(error)")
                 context.sleep(for: backoff)

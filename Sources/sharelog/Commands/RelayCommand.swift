@@ -67,7 +67,13 @@ struct RelayCommand: Command {
         // Connected before the store is opened (and perhaps created), so a
         // cluster that cannot be reached leaves no store behind.
         let connection: JetStreamConnection
-        do { connection = try JetStreamConnection(connectionOptions) } catch { throw CLIError.failure("\(error)") }
+        do {
+            connection = try JetStreamConnection(connectionOptions)
+        } catch {
+            throw CLIError.failure(
+                "\(error); check that a server of --nats answers, and give what it requires: --tls-ca for its certificate, "
+                    + "--tls-cert and --tls-key when it asks for one, --creds or user:password@ in the URL")
+        }
         let store = try context.openStore(creatingIfMissing: true)
         let relay = StreamRelay(store: store, connection: connection, keyring: keyring, options: options)
         let sessions = SessionContext()
