@@ -92,13 +92,18 @@ enum ProcStatus {
     }
 
     /// How long each live thread of process `pid` has run on a CPU, in
-    /// nanoseconds, by thread id (`/proc/PID/task/TID/schedstat`); nil once
-    /// it is gone. For short idle windows, where `cpuSeconds`'s 10 ms ticks
-    /// are too coarse: see `runSeconds(from:to:)`.
-    static func threadRunTimes(of pid: pid_t) -> [String: UInt64]? {
+    /// nanoseconds, by thread id (`/proc/PID/task/TID/schedstat`), but the
+    /// threads named (`comm`) in `excluded`; nil once it is gone. For short
+    /// idle windows, where `cpuSeconds`'s 10 ms ticks are too coarse: see
+    /// `runSeconds(from:to:)`.
+    static func threadRunTimes(of pid: pid_t, excluding excluded: Set<String> = []) -> [String: UInt64]? {
         guard let threads = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return nil }
         var times: [String: UInt64] = [:]
         for thread in threads {
+            if !excluded.isEmpty, let name = try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/comm", encoding: .utf8),
+               excluded.contains(name.trimmingCharacters(in: .newlines)) {
+                continue
+            }
             guard let stat = try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/schedstat", encoding: .utf8),
                   let first = stat.split(separator: " ").first, let value = UInt64(first) else { continue }
             times[thread] = value

@@ -98,6 +98,24 @@ extension RelayWorkload {
                 }
             }
         }
+        // Both relays idle: nothing is committed on A or B any more.
+        let idleSeconds = configuration.followIdleSeconds ?? 10
+        context.progress("relay delay: both relays idle for \(idleSeconds) s")
+        let relays = [relayA, relayB]
+        // The peers' thread that polls for `published` stamps every 1 ms is
+        // the benchmark's instrument, not the relay: it is left out.
+        let instrument: Set = [SyncPeer.publishedPollThread]
+        let before = relays.map { ProcStatus.threadRunTimes(of: $0.pid, excluding: instrument) }
+        Thread.sleep(forTimeInterval: Double(idleSeconds))
+        let idle = zip(relays, before).compactMap { peer, start -> Double? in
+            guard let start, let end = ProcStatus.threadRunTimes(of: peer.pid, excluding: instrument) else { return nil }
+            return ProcStatus.runSeconds(from: start, to: end) * 1000 * 60 / Double(idleSeconds)
+        }
+        if let most = idle.max() {
+            measurements.record(
+                "sync.relay.idleCPU", title: "idle relay CPU per minute, the busier of the two, nothing committed",
+                unit: "ms", higherIsBetter: false, system: .shareLog, value: most)
+        }
         relayB.stop()
         let held = try RelayBench.held(madeOnA, in: bPath)
         for (p, id, label) in [(0.5, "p50", "median"), (0.99, "p99", "99th percentile")] {

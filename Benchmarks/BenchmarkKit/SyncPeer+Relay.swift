@@ -6,6 +6,9 @@ import ShareSync
 extension SyncPeer {
     /// How often the relay peer reads its relay's count of published events.
     static let publishedPollInterval: useconds_t = 1000
+    /// The name of the thread that does it: the benchmark's instrument, not
+    /// the relay, so the idle measurement leaves it out.
+    public static let publishedPollThread = "bench-published"
 
     /// `sharelog-bench relay`: relays the store at `store` (created if
     /// missing) through the JetStream stream `stream` (subjects
@@ -57,7 +60,10 @@ extension SyncPeer {
             relayOptions.stream = settings
             let connection = try JetStreamConnection(JetStreamConnection.Options(servers: nats.split(separator: ",").map(String.init)))
             let relay = StreamRelay(store: store, connection: connection, keyring: keyring, options: relayOptions)
-            Thread.detachNewThread {
+            let polling = Thread {
+                // Foundation's `Thread.name` does not reach the kernel's
+                // thread name, which the benchmark reads; this does.
+                try? publishedPollThread.write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
                 var printed = 0
                 while !context.isStopping {
                     let published = relay.statistics.current.published
@@ -68,6 +74,7 @@ extension SyncPeer {
                     usleep(publishedPollInterval)
                 }
             }
+            polling.start()
             try relay.run(context: context) { line in
                 if line.hasPrefix("caught up") { printLine("caught-up \(monotonicNanoseconds())") }
                 FileHandle.standardError.write(Data("relay: \(line)\n".utf8))

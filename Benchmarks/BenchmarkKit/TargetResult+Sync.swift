@@ -69,6 +69,23 @@ extension TargetResult {
                 value: value, threshold: 10, atLeast: false,
                 detail: idle.map { "\($0.0) \(Formatting.value($0.1)) ms" }.joined(separator: ", ")))
         }
+        if let ratio = median("sync.relay.delay.vsDirect.p50") {
+            results.append(TargetResult(
+                id: "sync.relay.delay.p50", statement: "relay commit-to-commit delay p50 ≤ 2x direct follow (issue 29)",
+                value: ratio, threshold: 2, atLeast: false,
+                detail: "p50 \(Formatting.value(median("sync.relay.delay.p50") ?? 0)) ms vs \(Formatting.value(median("sync.relay.delay.direct.p50") ?? 0)) ms"))
+        }
+        if let ratio = median("sync.relay.catchup.vsDirect") {
+            results.append(TargetResult(
+                id: "sync.relay.catchup.vsDirect", statement: "relay catch-up of a new replica ≥ 0.8x direct sync (issue 29)",
+                value: ratio, threshold: 0.8, atLeast: true,
+                detail: "events/s; from its first commit on: \(Formatting.value(median("sync.relay.catchup.steady") ?? 0)) events/s"))
+        }
+        if let idle = median("sync.relay.idleCPU") {
+            results.append(TargetResult(
+                id: "sync.relay.idleCPU", statement: "an idle relay uses < 10 ms of CPU per minute (issue 29)",
+                value: idle, threshold: 10, atLeast: false, detail: "the busier of two relays"))
+        }
         if let most = configuration.syncClipConnections.max(),
            let ratio = measurements.figure("sync.clip.c\(most)")?.speedRatio(versus: .redis) {
             let connecting = measurements.figure("sync.clip.c\(most).connecting")?.speedRatio(versus: .redis)
