@@ -19,7 +19,10 @@ import TestTraits
         return try ShareStore.open(at: path, creatingIfMissing: true, options: options)
     }
 
-    /// Collects what `store.commits()` announces, from a task of its own.
+    /// Collects what `store.commits()` announces, from a task on a thread
+    /// of its own: this test blocks one thread of the cooperative pool while
+    /// it waits, and in the parallel run other tests held the other, so a
+    /// task on the pool never read the first announcement (CI, 60 s).
     final class Announcements: Sendable {
         private final class Positions: Sendable {
             let list = Mutex<[UInt64]>([])
@@ -31,7 +34,7 @@ import TestTraits
         init(_ store: ShareStore) throws {
             let stream = try store.commits()
             let positions = self.positions
-            task = Task.detached {
+            task = Task.detached(executorPreference: CommitWatchExecutor.shared) {
                 for await position in stream { positions.list.withLock { $0.append(position) } }
             }
         }

@@ -1,15 +1,17 @@
 import Foundation
 
-/// The one thread every commit watch (`withCommitWatch`) runs on, so that
-/// a commit wakes sessions and relays even while blocking work holds every
-/// thread of Swift's cooperative pool (two on a two-core machine: a test
-/// runner's blocking tests, or an app's). Each watch's job is a wake-up,
-/// microseconds long, so one thread serves them all in turn.
+/// The one thread that tasks iterating `ShareStore.commits()` may run on
+/// (`Task(executorPreference: CommitWatchExecutor.shared)`), so that a
+/// commit wakes sessions and relays (ShareSync's `withCommitWatch`) even
+/// while blocking work holds every thread of Swift's cooperative pool (two
+/// on a two-core machine: a test runner's blocking tests, or an app's).
+/// Each watch's job is a wake-up, microseconds long, so one thread serves
+/// them all in turn.
 ///
 /// `@unchecked Sendable`: `jobs` is only touched under `condition`'s lock
 /// (NSCondition: a pthread mutex, which ThreadSanitizer sees).
-final class CommitWatchExecutor: TaskExecutor, @unchecked Sendable {
-    static let shared = CommitWatchExecutor()
+package final class CommitWatchExecutor: TaskExecutor, @unchecked Sendable {
+    package static let shared = CommitWatchExecutor()
 
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
@@ -21,7 +23,7 @@ final class CommitWatchExecutor: TaskExecutor, @unchecked Sendable {
         thread.start()
     }
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         condition.withLock {
             jobs.append(job)
