@@ -31,8 +31,11 @@ import TestTraits
         private let positions = Positions()
         private let task: Task<Void, Never>
 
-        init(_ store: ShareStore) throws {
-            let stream = try store.commits()
+        convenience init(_ store: ShareStore) throws {
+            self.init(try store.commits())
+        }
+
+        init(_ stream: AsyncStream<UInt64>) {
             let positions = self.positions
             task = Task.detached(executorPreference: CommitWatchExecutor.shared) {
                 for await position in stream { positions.list.withLock { $0.append(position) } }
@@ -44,27 +47,51 @@ import TestTraits
         /// Everything announced so far, in order.
         var all: [UInt64] { positions.list.withLock { $0 } }
 
-        func wait(for position: UInt64) throws {
-            try Deadline.block(until: "position \(position) is announced", timeout: .seconds(60)) {
+        /// Waits, suspended (holding no thread of the cooperative pool,
+        /// which the parallel run's other tests need), until `position` was
+        /// announced.
+        func wait(for position: UInt64) async throws {
+            try await Deadline.wait(until: "position \(position) is announced", timeout: .seconds(60)) {
                 positions.list.withLock { $0.contains(position) }
             }
         }
     }
 
-    @Test func aCommitThroughAnotherInstanceIsAnnounced() throws {
+    @Test func aCommitThroughAnotherInstanceIsAnnounced() async throws {
         let directory = TemporaryDirectory("commit-signal")
         let path = directory.appending("store")
         let watching = try Self.open(path), writing = try Self.open(path)
         let announced = try Announcements(watching)
-        try announced.wait(for: 0)
+        try await announced.wait(for: 0)
 
-        _ = try writing.create(vCard: SampleCard.make(index: 1), ttl: .seconds(3600))
-        try announced.wait(for: 1)
-        _ = try writing.create(vCards: (2...4).map { SampleCard.make(index: $0) }, ttl: .seconds(3600))
-        try announced.wait(for: 4)
+        _ = try await writing.create(vCard: SampleCard.make(index: 1), ttl: .seconds(3600))
+        try await announced.wait(for: 1)
+        _ = try await writing.create(vCards: (2...4).map { SampleCard.make(index: $0) }, ttl: .seconds(3600))
+        try await announced.wait(for: 4)
         // In order, each once: the watcher publishes only larger positions.
         let seen = announced.all
         #expect(seen == seen.sorted() && Set(seen).count == seen.count, "\(seen)")
+    }
+
+    /// A commit made between a subscriber's first read and the moment the
+    /// watcher's thread starts is announced at once: the thread waits from
+    /// the counter as it was before that read, not as it finds it. (It
+    /// took the counter as it found it, and such a commit waited for the
+    /// fallback, an hour here: CI, under load.) The signal rings here
+    /// between the baseline and the start, as another process would.
+    @Test func aCommitBeforeTheWatcherStartsIsAnnounced() async throws {
+        let directory = TemporaryDirectory("commit-signal-race")
+        let store = try Self.open(directory.appending("store"))
+        let signal = try #require(store.commitSignal)
+        let feed = CommitFeed()
+        let watcher = CommitWatcher(signal: signal, feed: feed, fallback: .seconds(3600))
+        defer { watcher.stop() }
+        let baseline = watcher.baseline
+        let stream = feed.subscribe { 0 }
+        let announced = Announcements(stream)
+        signal.ring()
+        watcher.start(from: baseline) { 1 }
+        try await announced.wait(for: 1)
     }
 
     @Test func theSignalIsAFileBesideTheStoreThatEveryCommitMoves() throws {

@@ -39,16 +39,24 @@ final class CommitWatcher: Sendable {
         self.fallback = fallback
     }
 
-    /// Starts the thread unless it runs or the watcher was stopped.
+    /// The counter as the thread `start` makes will first take it. A
+    /// subscriber reads it before its first read of the log, so that a
+    /// commit between that read and the thread's start moves the counter
+    /// past it and is announced at once (read after, such a commit was
+    /// announced only at the fallback).
+    var baseline: UInt32 { signal?.value ?? 0 }
+
+    /// Starts the thread unless it runs or the watcher was stopped; a new
+    /// thread waits first for the counter to move from `baseline`.
     /// `readPosition` gives the log's end, nil once the store is gone.
-    func start(readPosition: @escaping @Sendable () -> UInt64?) {
+    func start(from baseline: UInt32, readPosition: @escaping @Sendable () -> UInt64?) {
         let starting = state.withLock { state -> Bool in
             guard !state.running, !state.stopped else { return false }
             state.running = true
             return true
         }
         guard starting else { return }
-        let thread = Thread { [self] in watch(readPosition) }
+        let thread = Thread { [self] in watch(from: baseline, readPosition) }
         thread.name = "sharelog-commit-watch"
         thread.stackSize = 256 << 10
         thread.start()
@@ -70,8 +78,8 @@ final class CommitWatcher: Sendable {
 
     private var isStopped: Bool { state.withLock { $0.stopped } }
 
-    private func watch(_ readPosition: () -> UInt64?) {
-        var seen = signal?.value ?? 0
+    private func watch(from baseline: UInt32, _ readPosition: () -> UInt64?) {
+        var seen = baseline
         while true {
             if let signal {
                 if !isStopped { signal.wait(whileValueIs: seen, timeout: fallback) }

@@ -264,8 +264,9 @@ public final class ShareStore: Sendable {
     /// announcement by at most `Options.commitWatchFallback`. The stream
     /// ends when the iterating task stops or the store goes.
     public func commits() throws -> AsyncStream<UInt64> {
+        let baseline = commitWatcher.baseline
         let positions = try commitFeed.subscribe { try read { txn in try log.lastPosition(in: txn) } }
-        commitWatcher.start { [weak self] in try? self?.lastPosition() }
+        commitWatcher.start(from: baseline) { [weak self] in try? self?.lastPosition() }
         return positions
     }
 
