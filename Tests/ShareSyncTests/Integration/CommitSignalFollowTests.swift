@@ -24,16 +24,24 @@ extension SyncIntegrationTests {
         return (server, follower)
     }
 
-    @Test func sharesCreatedByAnotherProcessReachAFollowerThroughTheSignal() throws {
-        let directory = TemporaryDirectory("signal-follow")
-        let main = SharelogCLI(store: directory.appending("main"), now: Self.now)
-        let replica = SharelogCLI(store: directory.appending("replica"), now: Self.now)
+    /// A new main store with one share, served with an hour's heartbeat,
+    /// and a replica that follows it and already has that share.
+    static func followedMain(_ label: String) throws -> (main: SharelogCLI, replica: SharelogCLI, server: ServeProcess, follower: Subprocess, directory: TemporaryDirectory) {
+        let directory = TemporaryDirectory(label)
+        let main = SharelogCLI(store: directory.appending("main"), now: now)
+        let replica = SharelogCLI(store: directory.appending("replica"), now: now)
         #expect(try main.run("init").succeeded)
         let first = TestCard.make("Main", 0)
-        let (server, follower) = try Self.follow(main, at: directory.appending("s.sock"), into: replica, first: (try Self.createShare(main, first), first))
+        let (server, follower) = try follow(main, at: directory.appending("s.sock"), into: replica, first: (try createShare(main, first), first))
+        return (main, replica, server, follower, directory)
+    }
+
+    @Test func sharesCreatedByAnotherProcessReachAFollowerThroughTheSignal() throws {
+        let (main, replica, server, follower, directory) = try Self.followedMain("signal-follow")
         defer {
             follower.kill()
             _ = try? server.stop()
+            withExtendedLifetime(directory) {}
         }
 
         for index in 1...5 {
@@ -82,12 +90,7 @@ extension SyncIntegrationTests {
     }
 
     @Test func aThousandCommitsFromFourWriterProcessesAllReachAFollower() throws {
-        let directory = TemporaryDirectory("signal-writers")
-        let main = SharelogCLI(store: directory.appending("main"), now: Self.now)
-        let replica = SharelogCLI(store: directory.appending("replica"), now: Self.now)
-        #expect(try main.run("init").succeeded)
-        let first = TestCard.make("Main", 0)
-        let (server, follower) = try Self.follow(main, at: directory.appending("s.sock"), into: replica, first: (try Self.createShare(main, first), first))
+        let (main, replica, server, follower, directory) = try Self.followedMain("signal-writers")
         defer {
             follower.kill()
             _ = try? server.stop()

@@ -16,32 +16,11 @@ import Testing
 /// Each test starts its own cluster in a temporary folder and stops it;
 /// the suite runs serialized, in the process phase of `Scripts/test`.
 @Suite(.serialized, .timeLimit(.minutes(10))) struct RelayClusterTests {
-    /// Three servers, a stream key, and replicas that share it.
-    final class Fixture {
-        let directory = TemporaryDirectory("relay")
-        let cluster: NatsCluster
-        let keyPath: String
-        let observer: StreamObserver
-
-        init() throws {
-            cluster = try NatsCluster(in: directory.appending("nats"))
-            keyPath = directory.appending("stream.key")
-            try RelayReplica.makeStreamKey(at: keyPath)
-            observer = StreamObserver(cluster: cluster, stream: "SHARELOG")
-        }
-
-        deinit { cluster.shutdown() }
-
-        func replica(_ label: String) throws -> RelayReplica {
-            try RelayReplica(label, in: directory.path, streamKey: keyPath)
-        }
-    }
-
     /// Every replica holds `expected` exactly, every server the stream's
     /// `expected.count` messages (one per creation), and each store
     /// passes `verify` once its relay stopped.
     static func expectConverged(
-        _ replicas: [RelayReplica], relays: [RelayProcess], on fixture: Fixture, _ expected: [RecordName: [UInt8]]
+        _ replicas: [RelayReplica], relays: [RelayProcess], on fixture: RelayFixture, _ expected: [RecordName: [UInt8]]
     ) throws {
         do {
             for replica in replicas { try replica.waitUntilHolds(expected) }
@@ -55,7 +34,7 @@ import Testing
     }
 
     @Test func threeReplicasWritingAtOnceConvergeAndTheStreamHoldsNoCardInTheClear() throws {
-        let fixture = try Fixture()
+        let fixture = try RelayFixture("relay", servers: 3)
         let replicas = try ["a", "b", "c"].map(fixture.replica)
         let relays = try replicas.map { try $0.startRelay(fixture.cluster) }
 
@@ -94,7 +73,7 @@ import Testing
     }
 
     @Test func aStreamLeaderKilledDuringReplicationAndRestartedLosesAndDoublesNothing() throws {
-        let fixture = try Fixture()
+        let fixture = try RelayFixture("relay", servers: 3)
         let replicas = try ["a", "b", "c"].map(fixture.replica)
         let relays = try replicas.map { try $0.startRelay(fixture.cluster) }
 
@@ -110,7 +89,7 @@ import Testing
     }
 
     @Test func aRelayKilledInTheMiddleOfItsWorkRestartsAndLosesAndDoublesNothing() throws {
-        let fixture = try Fixture()
+        let fixture = try RelayFixture("relay", servers: 3)
         let replicas = try ["a", "b", "c"].map(fixture.replica)
         var relays = try replicas.map { try $0.startRelay(fixture.cluster) }
 
@@ -130,7 +109,7 @@ import Testing
     }
 
     @Test func aFreshReplicaJoiningLateCatchesUpFromTheStream() throws {
-        let fixture = try Fixture()
+        let fixture = try RelayFixture("relay", servers: 3)
         let early = try ["a", "b"].map(fixture.replica)
         var relays = try early.map { try $0.startRelay(fixture.cluster) }
         var expected = try ConcurrentWriters.run(early) { try $0.create(200) }
@@ -145,7 +124,7 @@ import Testing
     }
 
     @Test func aReplicaTheStreamCanNoLongerServeTakesTheSnapshotPathNeverAGap() throws {
-        let fixture = try Fixture()
+        let fixture = try RelayFixture("relay", servers: 3)
         let main = try fixture.replica("main")
         let away = try fixture.replica("away")
         let mainRelay = try main.startRelay(fixture.cluster)

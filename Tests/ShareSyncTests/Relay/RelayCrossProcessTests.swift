@@ -12,7 +12,7 @@ import TestTraits
 @Suite(.serialized, .hangDeadline)
 struct RelayCrossProcessTests {
     @Test func aCommitByAnotherProcessGoesOutWithoutWaitingForTheHeartbeat() throws {
-        let fixture = try SingleServerFixture("relaycrossprocess")
+        let fixture = try RelayFixture("relaycrossprocess")
         let a = try fixture.replica("a")
         let relay = try InProcessRelay(a, cluster: fixture.cluster, heartbeat: .seconds(3600))
         for index in 0..<3 {

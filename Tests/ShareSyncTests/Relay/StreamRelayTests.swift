@@ -17,7 +17,7 @@ import TestTraits
     static let heartbeat = Duration.seconds(3600)
 
     @Test func eachCommitGoesOutWhenTheStoreAnnouncesItNotAtTheHeartbeat() throws {
-        let fixture = try SingleServerFixture("relaywake")
+        let fixture = try RelayFixture("relaywake")
         let a = try fixture.replica("a")
         let relay = try InProcessRelay(a, cluster: fixture.cluster, heartbeat: Self.heartbeat)
         // The first may meet the publisher's first look at the log; each
@@ -31,7 +31,7 @@ import TestTraits
     }
 
     @Test func aRestartedRelayKeepsItsConsumerAndCatchesUpToTheStreamsEnd() throws {
-        let fixture = try SingleServerFixture("relaykeep")
+        let fixture = try RelayFixture("relaykeep")
         let a = try fixture.replica("a")
         let b = try fixture.replica("b")
         var relayA = try InProcessRelay(a, cluster: fixture.cluster, heartbeat: Self.heartbeat)
@@ -63,7 +63,7 @@ import TestTraits
     }
 
     @Test func aConsumerAnOperatorDeletedIsMadeAgainAndNothingIsLost() throws {
-        let fixture = try SingleServerFixture("relaydeleted")
+        let fixture = try RelayFixture("relaydeleted")
         let a = try fixture.replica("a")
         let b = try fixture.replica("b")
         let relayA = try InProcessRelay(a, cluster: fixture.cluster, heartbeat: Self.heartbeat)

@@ -1,18 +1,20 @@
 import Foundation
 import TestSupport
 
-/// One `nats-server` with JetStream on its own (no cluster), a stream key,
-/// and replicas that share it: for relay tests where the cluster is not
-/// the subject. The stream holds one copy (`--replicas 1`).
-final class SingleServerFixture {
+/// `servers` `nats-server`s with JetStream (one on its own, or a cluster),
+/// a stream key, and replicas that share it, in a temporary folder; the
+/// servers stop with the fixture. With one server the stream holds one
+/// copy (`--replicas 1`), for relay tests where the cluster is not the
+/// subject.
+final class RelayFixture {
     let directory: TemporaryDirectory
     let cluster: NatsCluster
     let keyPath: String
     let observer: StreamObserver
 
-    init(_ label: String) throws {
+    init(_ label: String, servers: Int = 1) throws {
         directory = TemporaryDirectory(label)
-        cluster = try NatsCluster(size: 1, in: directory.appending("nats"))
+        cluster = try NatsCluster(size: servers, in: directory.appending("nats"))
         keyPath = directory.appending("stream.key")
         try RelayReplica.makeStreamKey(at: keyPath)
         observer = StreamObserver(cluster: cluster, stream: "SHARELOG")
