@@ -95,7 +95,7 @@ enum ExchangeFuzzTarget {
         try checkCursor(before: before, after: after, store: store, channel: channel)
         switch result {
         case .success(let summary):
-            if script.side == .clipClient, summary.identityRenewal == nil {
+            if script.side == .clipClient {
                 try FuzzViolation.check(
                     Set(summary.found).isDisjoint(with: summary.unknown) && Set(summary.found + summary.unknown) == Set(SessionDriver.clipNames),
                     "a clip ended well knowing \(summary.found) as found and \(summary.unknown) as unknown, of \(SessionDriver.clipNames)")
@@ -103,8 +103,7 @@ enum ExchangeFuzzTarget {
             return .accepted(
                 "\(script.side): received \(summary.eventsReceived) (\(summary.eventsApplied) new), sent \(summary.eventsSent), "
                     + "found \(summary.found.count), unknown \(summary.unknown.count), snapshots \(summary.snapshots), "
-                    + "log at \(after.lastPosition), cursor \(after.cursors.map { "\($0.position)" }.joined(separator: ","))"
-                    + (summary.identityRenewal == nil ? "" : ", identity renewed"))
+                    + "log at \(after.lastPosition), cursor \(after.cursors.map { "\($0.position)" }.joined(separator: ","))")
         case .failure(let failure):
             try FuzzViolation.check(!failure.description.isEmpty, "a SyncFailure has no description")
             try checkTold(failure, channel.written.last)
@@ -134,6 +133,7 @@ enum ExchangeFuzzTarget {
         case .handshake(.unexpected), .session(.unexpected), .session(.cursorMovedBack), .session(.ackBeyondSent), .session(.ackOutOfTurn): code = .unexpectedMessage
         case .session(.snapshotLoop): code = .snapshotFailed
         case .session(.clipIdle): code = .idle
+        case .session(.claimsUnmadeEvents), .handshake(.claimsUnmadeEvents): code = .unmadeEventsClaimed
         case .store(.invalidEvent), .store(.ownOriginConflict): code = .invalidEvents
         case .store(let error):
             throw FuzzViolation("the store failed under a scripted peer: \(error)")

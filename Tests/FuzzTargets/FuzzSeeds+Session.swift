@@ -35,14 +35,14 @@ extension FuzzSeeds {
             [client | clip, 0, 0x03, 13, 0x81, 0x01, 13, 0xC0, 0x02],
             // A clip's server: a fetch of three names, a heartbeat, bye.
             [server | clip, 0, 0, 12, 0x02, 14, 16],
-            // A server pulled by a peer holding 3 of its events: the restore check renews
-            // its identity, and it ends the session with error(identityChanged).
+            // A server that made 1 event pulled by a peer claiming 3 of them: the claim
+            // check refuses it (claimsUnmadeEvents), and nothing is sent.
             [server | pull, 0, 0x02, 4, 0xC0, 0x00, 0x01],
-            // A pushing client whose server holds 1 of its events: renewed, it says bye.
-            [client | push, 0, 0x02, 4, 0x40, 0x00, 0x01],
-            // A server pulled after 2 by a peer holding 2 of its events, its log at 3: the
-            // check finds nothing, a batch through 3, caughtUp(3), the ack, bye.
-            [server | pull, 0, 0x03, 4, 0x81, 0x02, 0x00, 0x20, 6, 3, 16],
+            // A pushing client that made none, whose server claims 1 of its events: refused.
+            [client | push, 0, 0x02, 4, 0x40, 0x00, 0x00],
+            // A server that made 2, pulled after 2 by a peer holding 2 of its events, its
+            // log at 3: the check passes, a batch through 3, caughtUp(3), the ack, bye.
+            [server | pull, 0, 0x03, 4, 0x81, 0x02, 0x02, 0x20, 6, 3, 16],
         ]
     }
 }

@@ -15,9 +15,9 @@ import ShareLog
 ///   `fetch` only to a clip's server, `records` only to a clip;
 /// - `heartbeat` changes nothing; `bye`, and a client's `shuttingDown`,
 ///   end a server's session well; any other `error` is the peer's error;
-/// - a `pull` with `heldOfYou` not 0 asks for the restore check before
-///   anything else; a renewal ends the session with `bye` (client) or
-///   `error(identityChanged)` (server) and nothing more;
+/// - a `pull` with `heldOfYou` not 0 asks for the claim check before
+///   anything else; a claim of more than this side made is refused
+///   (`claimsUnmadeEvents`), and nothing is sent;
 /// - a client that pulls and pushes answers the server's pull only once its
 ///   own pull has caught up (it holds one pull; a second is `unexpected`);
 /// - a client's session is complete when each of its directions is (and
@@ -96,7 +96,7 @@ struct ReferenceSession {
             return .refuse(.error(.peerError(code, text)))
         case .pull(let pull) where pull.heldOfYou != 0:
             checking = pull
-            return .accept([.checkRestore(peerHolds: pull.heldOfYou)])
+            return .accept([.checkClaim(peerHolds: pull.heldOfYou)])
         case .pull(let pull):
             return pastCheck(pull)
         case .ack, .snapshotRequest:
@@ -113,13 +113,12 @@ struct ReferenceSession {
         }
     }
 
-    /// The driver's answer to `.checkRestore`.
-    mutating func restoreChecked(renewed: Bool) -> ReferenceVerdict {
+    /// The driver's answer to `.checkClaim`: this side made `made`.
+    mutating func claimChecked(madeHere made: UInt64) -> ReferenceVerdict {
         guard let pull = checking else { return .refuse(.unexpected(.pull)) }
         checking = nil
-        guard renewed else { return pastCheck(pull) }
-        ended = true
-        return .accept([.send(side == .client ? .bye : .error(code: .identityChanged, message: ""))])
+        guard pull.heldOfYou <= made else { return .refuse(.claimsUnmadeEvents(held: pull.heldOfYou, made: made)) }
+        return pastCheck(pull)
     }
 
     mutating func read(_ result: LogRead) -> [SessionAction] { sender?.read(result) ?? [] }

@@ -9,11 +9,15 @@ enum ReferenceVerdict {
         case unexpected(FrameType)
         /// Exactly this error.
         case error(SessionError)
+        /// `SessionError.claimsUnmadeEvents` with these counts.
+        case claimsUnmadeEvents(held: UInt64, made: UInt64)
 
         func matches(_ error: SessionError) -> Bool {
             switch self {
             case .unexpected(let type): if case .unexpected(type, _) = error { true } else { false }
             case .error(let expected): error == expected
+            case .claimsUnmadeEvents(let held, let made):
+                if case .claimsUnmadeEvents(let claim) = error { claim.held == held && claim.made == made } else { false }
             }
         }
 
@@ -21,6 +25,7 @@ enum ReferenceVerdict {
             switch self {
             case .unexpected(let type): "unexpected(\(type))"
             case .error(let error): "\(error)"
+            case .claimsUnmadeEvents(let held, let made): "claimsUnmadeEvents(held: \(held), made: \(made))"
             }
         }
     }

@@ -140,7 +140,7 @@ final class ScriptedPeer {
             switch byte & 3 {
             case 0: return .heartbeat
             case 1: return .bye
-            case 2: return .error(code: SyncErrorCode(rawValue: UInt16(byte >> 2) % UInt16(SyncErrorCode.allCases.count) + 1)!, message: "scripted")
+            case 2: return .error(code: SyncErrorCode.allCases[Int(byte >> 2) % SyncErrorCode.allCases.count], message: "scripted")
             default: return .error(code: .shuttingDown, message: "scripted")
             }
         case .raw, .frame: return .heartbeat

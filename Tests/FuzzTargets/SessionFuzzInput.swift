@@ -24,7 +24,7 @@ import ShareLog
 ///   (`message(_:asked:)`).
 /// - the driver's answers are read from the stream where the machine asks
 ///   for them: a byte for each read of the log or of a snapshot
-///   (`SessionFuzzLog`), a byte for each restore check (bit 0: renewed).
+///   (`SessionFuzzLog`), a byte for each claim check (bits 0–1: how many events this side made).
 struct SessionFuzzInput {
     /// What comes to the machine next, when it has asked for nothing.
     enum Stimulus {

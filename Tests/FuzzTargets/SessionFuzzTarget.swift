@@ -17,17 +17,16 @@ import ShareSync
 /// with `unexpected`; events are applied only as a message brought them,
 /// and acknowledged only after, with the batch's `through`, never going
 /// back; only a sending side reads and sends events, only a clip's server
-/// answers fetches; at most two batches unacknowledged; a restore check
-/// before anything else for a pull with `heldOfYou`; only `bye` or
-/// `error(identityChanged)` after a renewal) and is the answer
+/// answers fetches; at most two batches unacknowledged; a claim check
+/// before anything else for a pull with `heldOfYou`, and a claim of more
+/// than this side made refused) and is the answer
 /// `ReferenceSession` gives, written from docs/SYNC.md; whether the
 /// session is complete, or ended, is the reference's answer after every
 /// action, and stays so; the machine never asks the store for a read it
 /// traps on. A refusal is a `SessionError` with a description.
 ///
 /// - Returns: `accepted` with the side, role, directions and counts, and
-///   whether the session ended (the peer's `bye` or `shuttingDown`, a
-///   renewal), is complete (a client's directions all done) or is still
+///   whether the session ended (the peer's `bye` or `shuttingDown`), is complete (a client's directions all done) or is still
 ///   open when the input runs out; `rejected` with the refusal's
 ///   description.
 enum SessionFuzzTarget {

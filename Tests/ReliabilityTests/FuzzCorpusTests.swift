@@ -67,7 +67,8 @@ import Testing
     }
 
     /// Each well-formed session, the machine alone, runs to its end: a
-    /// client's directions done, a server's peer gone, an identity renewed.
+    /// client's directions done, a server's peer gone, or a claim to more
+    /// of this side's events than it made refused.
     @Test func wellFormedSessionsRunToTheirEnd() throws {
         let expected = [
             "client main pull: messages 3, events applied 2, acks 1, batches sent 0, complete",
@@ -79,11 +80,17 @@ import Testing
             "server main pull: messages 4, events applied 0, acks 0, batches sent 0, ended",
             "client clip: messages 2, events applied 2, acks 0, batches sent 0, complete",
             "server clip: messages 3, events applied 0, acks 0, batches sent 0, ended",
-            "server main pull: messages 1, events applied 0, acks 0, batches sent 0, ended",
-            "client main push: messages 1, events applied 0, acks 0, batches sent 0, ended",
             "server main pull: messages 3, events applied 0, acks 0, batches sent 1, ended",
         ]
-        #expect(try FuzzTarget.session.seeds.map { try FuzzTarget.session.run($0) } == expected.map(FuzzOutcome.accepted))
+        let own = "replica 5a5a5a5a-5a5a-4a5a-8a5a-5a5a5a5a5a5a"
+        let refusal = ": refused, with nothing sent and the id kept. If that replica's store was restored in place from an older copy "
+            + "together with its high-water file, run 'sharelog renew-identity' on it; otherwise the other store is wrong (docs/SYNC.md \"Identity\")"
+        var outcomes = expected.map(FuzzOutcome.accepted)
+        outcomes.insert(contentsOf: [
+            .rejected("\(own) made 1 events under its id, and its peer claims to hold 3 of them" + refusal),
+            .rejected("\(own) made 0 events under its id, and its peer claims to hold 1 of them" + refusal),
+        ], at: 9)
+        #expect(try FuzzTarget.session.seeds.map { try FuzzTarget.session.run($0) } == outcomes)
     }
 
     /// A message the session may not take now is refused with the typed

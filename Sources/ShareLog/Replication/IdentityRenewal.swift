@@ -14,10 +14,8 @@ public struct IdentityRenewal: Hashable, Sendable {
         /// or none that can be read: it cannot vouch that the data file was
         /// not restored (docs/SYNC.md "Identity").
         case highWaterMismatch
-        /// A peer holds events of this replica's id that this store never
-        /// made: it was restored from an older copy.
-        case peerHoldsNewerEvents(peerHolds: UInt64, madeHere: UInt64)
-        /// The embedding application asked for it.
+        /// The embedding application or its operator asked for it
+        /// (`sharelog renew-identity`).
         case requested
 
         public var description: String {
@@ -27,8 +25,6 @@ public struct IdentityRenewal: Hashable, Sendable {
                 "the log ends at position \(end), and positions up to \(reached) may have left this store (data.mdb restored in place from an older copy)"
             case .highWaterMismatch:
                 "the high-water file does not vouch for this data file (another epoch, or damaged): it may have been restored in place"
-            case .peerHoldsNewerEvents(let held, let made):
-                "a peer holds \(held) events of this replica's id, and this store made \(made) (restored from an older copy)"
             case .requested: "requested"
             }
         }

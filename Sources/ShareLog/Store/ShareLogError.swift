@@ -36,10 +36,11 @@ public enum ShareLogError: Error, Equatable, Sendable, CustomStringConvertible {
     /// its batch was written.
     case invalidEvent(EventID, reason: String)
     /// An event from another replica claims this replica's id and is not
-    /// in its log: the store was restored from a backup or copied, and its
-    /// peers hold events it never made (this store has made `madeHere`).
-    /// Nothing was written; `ShareStore.renewIdentity()` gives the store a
-    /// new replica id, after which those events apply as a peer's.
+    /// in its log (this store has made `madeHere`): either the store was
+    /// restored in place from an older copy together with its high-water
+    /// file, or the sender is wrong. Nothing was written, and the id is
+    /// kept; if the store was restored, `ShareStore.renewIdentity()` gives
+    /// it a new replica id, after which those events apply as a peer's.
     case ownOriginConflict(EventID, madeHere: UInt64)
     /// A peer's cursor cannot be served from this log; the peer must
     /// bootstrap from a snapshot (docs/SYNC.md).
@@ -92,8 +93,9 @@ public enum ShareLogError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidEvent(let id, let reason):
             "event \(id) from a peer was refused: \(reason); nothing of its batch was written"
         case .ownOriginConflict(let id, let made):
-            "event \(id) claims this replica's id, and this store never made it (it has made \(made) events): "
-                + "the store was restored from a backup or copied; it takes a new replica id before it syncs again"
+            "event \(id) claims this replica's id, and this store never made it (it has made \(made) events): refused, "
+                + "and the id kept. If this store was restored in place from an older copy together with its high-water file, "
+                + "run 'sharelog renew-identity' on it; otherwise the sender is wrong (docs/SYNC.md \"Identity\")"
         case .snapshotRequired(let reason):
             "the peer must start again from a snapshot: \(reason)"
         case .storage(let error):

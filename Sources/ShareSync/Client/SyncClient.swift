@@ -7,11 +7,10 @@ public enum SyncClient {
     /// until both are caught up (or, with `.follow`, until `context` stops
     /// or the connection fails), then `bye`.
     ///
-    /// When the server holds more of this replica's own events than it has
-    /// made, this store was restored from an older copy: it takes a new
-    /// replica id (`ShareStore.renewIdentity`), ends the session at once,
-    /// and says so in `SyncSummary.identityRenewal`; run again to sync
-    /// under the new id.
+    /// When the server claims to hold more of this replica's own events
+    /// than it made, the session is refused with nothing sent
+    /// (`UnmadeEventsClaim`): this store keeps its id, whatever the
+    /// server says.
     ///
     /// A server that answers `busy` (its pool for this role is full) is
     /// tried again, after a pause drawn at random up to 50 ms, doubling to
@@ -50,15 +49,7 @@ public enum SyncClient {
         let handshake = ClientHandshake(
             role: request.role, directions: request.role == .clip ? [] : request.directions, replica: store.replicaID, epoch: store.epoch,
             key: request.key, nonce: HandshakeNonce(bytes: SyncKey.randomNonce())!)
-        let peer: EstablishedPeer
-        switch try HandshakeExchange.client(handshake, over: messages, store: store, deadline: deadline) {
-        case .established(let established): peer = established
-        case .renewed(let renewal, let established):
-            var summary = SyncSummary()
-            summary.peer = established.replica
-            summary.identityRenewal = renewal
-            return summary
-        }
+        let peer = try HandshakeExchange.client(handshake, over: messages, store: store, deadline: deadline)
         let runner = try SessionRunner(
             store: store, messages: messages, peer: peer, isClient: true, options: options, wake: wake, context: context,
             fetch: request.names)
@@ -81,7 +72,6 @@ public enum SyncClient {
         while !context.isStopping {
             let result = Result { () throws(SyncFailure) in try run(request, store: store, context: context, progress: progress) }
             onSession(result)
-            if case .success(let summary) = result, summary.identityRenewal != nil { continue }
             if case .success = result { backoff = .milliseconds(100) }
             guard !context.isStopping else { return }
             context.sleep(for: backoff)

@@ -8,16 +8,6 @@ import ShareLog
 /// peer (its `error` message, when it has one) before it is thrown, as
 /// every session failure is.
 enum HandshakeExchange {
-    /// How a client's handshake ended.
-    enum ClientOutcome {
-        /// The session may start.
-        case established(EstablishedPeer)
-        /// The server holds more of this replica's own events than it
-        /// made: this store was restored from an older copy. It took a new
-        /// identity, and `bye` was sent.
-        case renewed(IdentityRenewal, peer: EstablishedPeer)
-    }
-
     /// The server's side, for a session of its own (stdio, the fuzz
     /// target): the hello, the welcome, the proof a keyed server waits
     /// for, then `accepted` at once, since the session has its place. A
@@ -48,11 +38,11 @@ enum HandshakeExchange {
     }
 
     /// The client's side: the hello, the server's welcome, the proof, the
-    /// server's acceptance, then a check that this store was not restored
-    /// behind the server's back.
+    /// server's acceptance, then the check of what the server says it
+    /// holds of this replica's own events (`UnmadeEventsClaim`).
     static func client(
         _ handshake: ClientHandshake, over messages: MessageChannel, store: ShareStore, deadline: ContinuousClock.Instant?
-    ) throws(SyncFailure) -> ClientOutcome {
+    ) throws(SyncFailure) -> EstablishedPeer {
         var handshake = handshake
         try send(handshake.start, over: messages, deadline: deadline)
         do {
@@ -71,19 +61,12 @@ enum HandshakeExchange {
             throw .handshake(.unexpected(.welcome))
         }
         let peer = handshake.peer!
-        if let renewal = try renewIfRestored(store: store, peerHolds: peer.heldOfYou) {
-            try? messages.send(.bye, deadline: deadline)
-            return .renewed(renewal, peer: peer)
+        let made: UInt64
+        do { made = try store.originCounter() } catch let error as ShareLogError { throw .store(error) } catch { throw .store(.corruptMeta("replica")) }
+        if let claim = UnmadeEventsClaim(replica: store.replicaID, held: peer.heldOfYou, made: made) {
+            throw told(.handshake(.claimsUnmadeEvents(claim)), messages, deadline)
         }
-        return .established(peer)
-    }
-
-    private static func renewIfRestored(store: ShareStore, peerHolds: UInt64) throws(SyncFailure) -> IdentityRenewal? {
-        do {
-            let made = try store.originCounter()
-            guard peerHolds > made else { return nil }
-            return try store.renewIdentity(reason: .peerHoldsNewerEvents(peerHolds: peerHolds, madeHere: made))
-        } catch let error as ShareLogError { throw .store(error) } catch { throw .store(.corruptMeta("replica")) }
+        return peer
     }
 
     private static func next(_ messages: MessageChannel, deadline: ContinuousClock.Instant?, waitingFor what: String) throws(SyncFailure) -> Message {

@@ -11,6 +11,9 @@ public enum HandshakeFailure: Error, Equatable, Sendable, CustomStringConvertibl
     case unexpected(FrameType)
     /// The peer refused the session with an `error` message.
     case refused(SyncErrorCode, String)
+    /// The server's `accepted` claims more of this replica's own events
+    /// than it made: refused, and the id kept.
+    case claimsUnmadeEvents(UnmadeEventsClaim)
 
     public var description: String {
         switch self {
@@ -20,6 +23,7 @@ public enum HandshakeFailure: Error, Equatable, Sendable, CustomStringConvertibl
         case .roleForbidden(let why): "not allowed: \(why)"
         case .unexpected(let type): "the peer sent \(type) during the handshake; it is not a ShareLog sync peer of this version"
         case .refused(let code, let message): "the peer refused the session: \(PeerText.quoted(message)) (\(code))"
+        case .claimsUnmadeEvents(let claim): "\(claim)"
         }
     }
 
@@ -31,6 +35,7 @@ public enum HandshakeFailure: Error, Equatable, Sendable, CustomStringConvertibl
         case .roleForbidden: .roleForbidden
         case .unexpected: .unexpectedMessage
         case .refused(let code, _): code
+        case .claimsUnmadeEvents: .unmadeEventsClaimed
         }
     }
 

@@ -22,11 +22,12 @@ public enum SyncErrorCode: UInt16, CaseIterable, Hashable, Sendable {
     case shuttingDown = 10
     /// An error of the sender's own (storage, for one).
     case `internal` = 11
-    /// The sender found its store restored from an older copy (the puller
-    /// holds more of its events than it made), took a new replica id, and
-    /// ended the session: connect again.
-    case identityChanged = 12
     /// A clip's session asked for nothing for the server's clip idle
     /// timeout, and its place was given up for other clips.
     case idle = 13
+    /// The peer claims to hold more of this replica's own events than it
+    /// made (`UnmadeEventsClaim`): refused, nothing sent, the id kept.
+    /// (12, `identityChanged`, was sent when such a claim renewed the
+    /// sender's id; it is retired and never reused.)
+    case unmadeEventsClaimed = 14
 }

@@ -164,7 +164,7 @@ final class RelayConsumer {
         }
         fresh = false
         // Only redeliveries of what the cursor covers: nothing to write.
-        let applied = through > position ? try applyRenewingIdentity(events, through: through).applied : 0
+        let applied = through > position ? try apply(events, through: through).applied : 0
         position = through
         statistics.update {
             $0.received += messages.count
@@ -188,17 +188,12 @@ final class RelayConsumer {
         }
     }
 
-    /// Applies `events` with the stream cursor at `through`. The stream
-    /// holding an event of this replica's id that it never made means the
-    /// store was restored from an older copy: it takes a new identity, as a
-    /// sync session would (docs/SYNC.md "Identity"), and applies again.
-    private func applyRenewingIdentity(_ events: [Event], through: UInt64) throws -> ApplyReport {
+    /// Applies `events` with the stream cursor at `through`. An event of
+    /// this replica's own id that it never made is refused
+    /// (`ShareLogError.ownOriginConflict`), as a sync session refuses one,
+    /// and the replica keeps its id (docs/SYNC.md "Identity").
+    private func apply(_ events: [Event], through: UInt64) throws -> ApplyReport {
         let cursor = PeerCursor(peer: identity.consumed, epoch: identity.epoch, position: through, lastSeen: clock.now())
-        do {
-            return try store.apply(events, advancing: cursor)
-        } catch ShareLogError.ownOriginConflict(let id, let made) {
-            try store.renewIdentity(reason: .peerHoldsNewerEvents(peerHolds: id.counter, madeHere: made))
-            return try store.apply(events, advancing: cursor)
-        }
+        return try store.apply(events, advancing: cursor)
     }
 }

@@ -51,10 +51,6 @@ struct ServerSession {
                 store: store, messages: messages, peer: peer, isClient: false, options: configuration.options, wake: wake, context: context,
                 serving: clips)
             let summary = try runner.run()
-            if let renewal = summary.identityRenewal {
-                return "session \(peerText): \(Self.directions(peer)): ended: this store was restored from an older copy (\(renewal.reason)); "
-                    + "it is now replica \(renewal.replica), and the client was told to connect again"
-            }
             return "session \(peerText): \(Self.directions(peer)): ended well; " + Self.figures(summary, since: started)
         } catch {
             return "session \(peerText): closed: \(error)"

@@ -28,11 +28,10 @@ enum SessionAction: Equatable, Sendable {
     case awaitCommit(after: UInt64)
     /// This direction of the session is complete.
     case directionDone
-    /// The peer holds this many of this store's own events: if that is
-    /// more than this store made, it was restored from an older copy, and
-    /// must take a new identity (a durable write) before it sends anything.
-    /// Report with `SessionMachine.restoreChecked(renewed:)`.
-    case checkRestore(peerHolds: UInt64)
+    /// The peer's pull says it holds this many of this store's own events:
+    /// read how many this store made, and report with
+    /// `SessionMachine.claimChecked(madeHere:by:)` before anything is sent.
+    case checkClaim(peerHolds: UInt64)
     /// Answer a clip's fetch of these names from the store's indexes
     /// (`ClipServer`), after the delay its guessing earned, with `records`.
     case answerFetch([RecordName])

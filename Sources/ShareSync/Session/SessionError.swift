@@ -20,6 +20,9 @@ public enum SessionError: Error, Equatable, Sendable, CustomStringConvertible {
     case peerError(SyncErrorCode, String)
     /// A clip asked for nothing for this long; its place went to others.
     case clipIdle(Duration)
+    /// The peer's pull claims more of this replica's own events than it
+    /// made: nothing is sent, and the id is kept.
+    case claimsUnmadeEvents(UnmadeEventsClaim)
 
     public var description: String {
         switch self {
@@ -38,6 +41,8 @@ public enum SessionError: Error, Equatable, Sendable, CustomStringConvertible {
             "the peer ended the session: \(PeerText.quoted(message)) (\(code))"
         case .clipIdle(let timeout):
             "the clip asked for nothing for \(timeout); its place goes to other clips (fetch again to reconnect)"
+        case .claimsUnmadeEvents(let claim):
+            "\(claim)"
         }
     }
 
@@ -48,6 +53,7 @@ public enum SessionError: Error, Equatable, Sendable, CustomStringConvertible {
         case .snapshotLoop: .snapshotFailed
         case .peerError(let code, _): code
         case .clipIdle: .idle
+        case .claimsUnmadeEvents: .unmadeEventsClaimed
         }
     }
 }

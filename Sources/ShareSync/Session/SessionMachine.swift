@@ -7,8 +7,7 @@ import ShareLog
 ///
 /// A value that performs no I/O: messages, the results of reads and the
 /// log's moves go in, `SessionAction`s come out, and `SessionRunner`
-/// carries them out against the store and the channel, durable writes (an
-/// identity renewal) included. Each directions' machine is there only when
+/// carries them out against the store and the channel. Each directions' machine is there only when
 /// the session runs that direction, so a message for a direction the
 /// session does not run is refused by an exhaustive switch, never ignored.
 struct SessionMachine {
@@ -27,13 +26,13 @@ struct SessionMachine {
     /// The server's pull, held by a client that also pulls until its own
     /// pull has caught up (see `receive(pull:)`).
     private var heldPull: Message.Pull?
-    /// A pull whose `heldOfYou` the driver is checking (`.checkRestore`).
+    /// A pull whose `heldOfYou` the driver is checking (`.checkClaim`).
     private var pullBeingChecked: Message.Pull?
     /// Where the sender waits for the log to move (follow mode); nil when
     /// it does not wait.
     private(set) var awaitingCommitAfter: UInt64?
     /// The session ended in good order: the peer said `bye` (or, to a
-    /// server, that it stops), or this store renewed its identity.
+    /// server, that it stops).
     private(set) var ended = false
 
     /// A session's machine. `receiving` is this store's cursor on the peer
@@ -120,12 +119,10 @@ struct SessionMachine {
             }
             return actions
         case .pull(let pull):
-            // Before the restore check: a peer that may not pull must not
-            // make this replica renew its identity either.
             guard sender != nil else { throw .unexpected(.pull, while: "not sending in this session") }
             guard pull.heldOfYou == 0 else {
                 pullBeingChecked = pull
-                return [.checkRestore(peerHolds: pull.heldOfYou)]
+                return [.checkClaim(peerHolds: pull.heldOfYou)]
             }
             return try receive(pull: pull)
         case .ack, .snapshotRequest:
@@ -144,18 +141,14 @@ struct SessionMachine {
         }
     }
 
-    /// What the driver found for `.checkRestore`: whether this store was
-    /// restored from an older copy, and renewed its identity. When it was,
-    /// the peer must see the new id before anything is sent: the session
-    /// ends (a client says `bye`, a server `error(identityChanged)`);
-    /// otherwise the pull goes on.
-    mutating func restoreChecked(renewed: Bool) throws(SessionError) -> [SessionAction] {
-        guard let pull = pullBeingChecked else { preconditionFailure("restoreChecked(renewed:) with no pull being checked") }
+    /// What the driver found for `.checkClaim`: how many events this
+    /// store, `replica`, made under its id. A pull claiming more is refused
+    /// (`UnmadeEventsClaim`) before anything is sent; any other goes on.
+    mutating func claimChecked(madeHere made: UInt64, by replica: ReplicaID) throws(SessionError) -> [SessionAction] {
+        guard let pull = pullBeingChecked else { preconditionFailure("claimChecked(madeHere:by:) with no pull being checked") }
         pullBeingChecked = nil
-        guard renewed else { return try receive(pull: pull) }
-        ended = true
-        if side == .client { return [.send(.bye)] }
-        return [.send(.error(code: .identityChanged, message: "this replica was restored from an older copy and took a new replica id; connect again"))]
+        if let claim = UnmadeEventsClaim(replica: replica, held: pull.heldOfYou, made: made) { throw .claimsUnmadeEvents(claim) }
+        return try receive(pull: pull)
     }
 
     /// What to do with a run of the log read for `.readLog`.

@@ -141,9 +141,12 @@ final class SessionRunner {
                 queue = try committedActions() + queue
             case .directionDone:
                 continue
-            case .checkRestore(let held):
-                let renewed = try renewIfRestored(peerHolds: held)
-                do { queue = try machine.restoreChecked(renewed: renewed) + queue } catch { throw .session(error) }
+            case .checkClaim:
+                let made: UInt64
+                do { made = try store.originCounter() } catch let error as ShareLogError { throw .store(error) } catch {
+                    throw .store(.corruptMeta("replica"))
+                }
+                do { queue = try machine.claimChecked(madeHere: made, by: store.replicaID) + queue } catch { throw .session(error) }
             case .answerFetch(let names):
                 try answer(names)
             }
@@ -162,17 +165,6 @@ final class SessionRunner {
         let last: UInt64
         do { last = try store.lastPosition() } catch let error as ShareLogError { throw .store(error) } catch { throw .store(.corruptMeta("log")) }
         return machine.committed(last)
-    }
-
-    /// Renews this store's identity when the peer holds more of its own
-    /// events than it made (it was restored from an older copy).
-    private func renewIfRestored(peerHolds held: UInt64) throws(SyncFailure) -> Bool {
-        do {
-            let made = try store.originCounter()
-            guard held > made else { return false }
-            summary.identityRenewal = try store.renewIdentity(reason: .peerHoldsNewerEvents(peerHolds: held, madeHere: made))
-            return true
-        } catch let error as ShareLogError { throw .store(error) } catch { throw .store(.corruptMeta("replica")) }
     }
 
     /// Answers a clip's fetch, after the delay its guessing earned.

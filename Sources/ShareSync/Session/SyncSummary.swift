@@ -20,10 +20,6 @@ public struct SyncSummary: Sendable, Equatable {
     /// For a clip: the record names the server knew, and those it did not.
     public var found: [RecordName] = []
     public var unknown: [RecordName] = []
-    /// Set when the session found this store restored from an older copy
-    /// (a peer holds more of its events than it made) and renewed its
-    /// replica id; the caller reconnects under the new id.
-    public var identityRenewal: IdentityRenewal?
 
     public init() {}
 }

@@ -75,19 +75,9 @@ struct SyncCommand: Command {
             context.progressDone()
             return ExitCode.success
         }
-        var summary: SyncSummary
+        let summary: SyncSummary
         do {
-            do {
-                summary = try SyncClient.run(request, store: store, context: sessions, progress: progress)
-            } catch SyncFailure.session(.peerError(.identityChanged, _)) {
-                logLine("the server was restored from an older copy and took a new replica id; syncing again")
-                summary = try SyncClient.run(request, store: store, context: sessions, progress: progress)
-            }
-            if let renewal = summary.identityRenewal {
-                logLine("this store was restored from an older copy (\(renewal.reason)); it is now replica \(renewal.replica). Syncing again.")
-                summary = try SyncClient.run(request, store: store, context: sessions, progress: progress)
-                summary.identityRenewal = renewal
-            }
+            summary = try SyncClient.run(request, store: store, context: sessions, progress: progress)
         } catch {
             context.progressDone()
             throw CLIError.failure("sync failed: \(error)")
@@ -101,7 +91,7 @@ struct SyncCommand: Command {
             bytesIn: summary.bytesIn, bytesOut: summary.bytesOut, snapshots: summary.snapshots,
             found: summary.found.map { "\($0)" }, unknown: summary.unknown.map { "\($0)" },
             milliseconds: elapsed.wholeMilliseconds,
-            renewedReplica: summary.identityRenewal.map { "\($0.replica)" })
+            renewedReplica: store.identityRenewal.map { "\($0.replica)" })
         if context.json { try context.printJSON(output); return ExitCode.success }
         let peer = output.peer ?? "the server"
         if role == .clip {

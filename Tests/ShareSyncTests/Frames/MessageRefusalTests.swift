@@ -76,7 +76,8 @@ import TestSupport
              error: .truncated(.records, field: "records[0].events[0]")),
         Case(name: "error without its code", type: .error, payload: hex("00"), error: .truncated(.error, field: "code")),
         Case(name: "error code 0", type: .error, payload: hex("0000 6f6b"), error: .invalidValue(.error, field: "code", value: 0)),
-        Case(name: "error code 14", type: .error, payload: hex("000e"), error: .invalidValue(.error, field: "code", value: 14)),
+        Case(name: "error code 12, retired", type: .error, payload: hex("000c"), error: .invalidValue(.error, field: "code", value: 12)),
+        Case(name: "error code 15", type: .error, payload: hex("000f"), error: .invalidValue(.error, field: "code", value: 15)),
     ]
 
     @Test(arguments: malformed)

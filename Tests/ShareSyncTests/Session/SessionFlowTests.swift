@@ -198,10 +198,12 @@ import Testing
         #expect(try Self.ids(follower) == Set(made.map(\.id)))
     }
 
-    /// Restored in place with its high-water file (as above): the first
-    /// pull tells, since the puller holds more of the server's own events
-    /// than the server made.
-    @Test func aServerRestoredInPlaceLearnsItFromAPullAndNeverReusesAnID() throws {
+    /// Restored in place with its high-water file (as above), a server
+    /// cannot tell by itself. A puller that holds more of its own events
+    /// than it made is refused with nothing sent, and the server keeps its
+    /// id (a peer's word never renews one); once its operator renews it,
+    /// its new events take ids no peer holds, and its lost ones come back.
+    @Test func aServerRestoredInPlaceRefusesAPullerAheadOfItAndNeverReusesAnIDOnceRenewed() throws {
         let directory = TemporaryDirectory("flow")
         let path = directory.appending("main"), file = directory.appending("main/data.mdb")
         let mark = directory.appending("main/high-water")
@@ -229,13 +231,21 @@ import Testing
         let restored = try Self.open(path)
         #expect(restored.identityRenewal == nil && restored.replicaID == oldID)
         let server = try InProcessServer(store: restored, directory: directory)
-        #expect(throws: SyncFailure.self) { try Self.pull(follower, from: server) }
-        #expect(restored.replicaID != oldID)
-        // The server thread logs the session's end after the client has heard of it.
-        try Deadline.block(until: "the server logs that it was restored", timeout: .seconds(30)) {
-            server.log.all.contains { $0.contains("restored from an older copy") }
+        let refused = Result { () throws(SyncFailure) in try SyncClient.run(SyncRequest(endpoint: server.endpoint), store: follower) }
+        guard case .failure(.session(.peerError(.unmadeEventsClaimed, let told))) = refused else {
+            Issue.record("the follower's pull ended \(refused), not refused for claiming 3 events of a server that made 1")
+            return
         }
-        // Under its new id it makes new ids, and its lost events come back from the follower.
+        #expect(told.contains("made 1 events") && told.contains("claims to hold 3") && told.contains("sharelog renew-identity"), "\(told)")
+        #expect(restored.replicaID == oldID)
+        #expect(try Self.ids(follower) == held)
+        // The server thread logs the session's end after the client has heard of it.
+        try Deadline.block(until: "the server logs the refused claim", timeout: .seconds(30)) {
+            server.log.all.contains { $0.contains("claims to hold 3") && $0.contains("renew-identity") }
+        }
+        // Its operator renews it: under its new id it makes new ids, and its
+        // lost events come back from the follower.
+        #expect(try restored.renewIdentity().previousReplica == oldID)
         _ = try restored.create(vCard: Self.card(4))
         #expect(try Self.pull(follower, from: server, .both).eventsApplied == 1)
         #expect(try Self.ids(restored) == Self.ids(follower))
