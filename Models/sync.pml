@@ -441,10 +441,11 @@ end_sending:
                 if
                 :: phase != waitingForPull -> goto failed
                 :: phase == waitingForPull && d > smade ->
-                    /* SessionRunner.restored(peerHolds:): this store was restored
-                       from an older copy; it renews its identity (a new replica
-                       id and epoch) and ends the session */
-                    sident++; sepoch++; smade = 0; smark = slast; recheck();   /* and the high-water file records the new epoch */
+                    /* SessionMachine.claimChecked: a claim to more of this
+                       store's own events than it made is refused with
+                       nothing sent, and the replica id kept (UnmadeEventsClaim);
+                       with the high-water file this needs a restore the
+                       model does not make, so only a mutant reaches it */
                     toR[s]!ERR,0,0,0,0;
                     goto failed
                 :: phase == waitingForPull && d <= smade ->

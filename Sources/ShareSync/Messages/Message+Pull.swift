@@ -14,9 +14,8 @@ extension Message {
         /// The most bytes of events the sender may put in one batch.
         public var maxBatchBytes: UInt32
         /// The highest origin counter of the sender's own replica id that
-        /// the puller holds (0 for none): a sender that made fewer was
-        /// restored from an older copy, and must take a new replica id
-        /// before it sends anything.
+        /// the puller holds (0 for none): a sender that made fewer refuses
+        /// the pull before it sends anything (`UnmadeEventsClaim`).
         public var heldOfYou: UInt64
 
         /// A pull with these fields.

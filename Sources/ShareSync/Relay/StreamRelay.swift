@@ -7,8 +7,9 @@ import ShareLog
 ///
 /// On start it makes sure the stream exists and fits, then catches up from
 /// the stream before it publishes anything: a store restored from an older
-/// copy meets its own newer events there first, and takes a new identity
-/// instead of publishing events under ids the stream already holds.
+/// copy that its own signs missed meets its own newer events there first,
+/// and stops with `ShareLogError.ownOriginConflict` instead of publishing
+/// events under ids the stream already holds.
 /// After that a publishing thread and the calling thread run side by side;
 /// connection and cluster errors are waited out with backoff, and anything
 /// else stops both and is thrown.

@@ -14,8 +14,10 @@ import TestTraits
     /// A client that sends `hello` to a server on a Unix socket in
     /// `directory`, as `request` says (its endpoint set here), on a thread
     /// of its own: its outcome, and the server's end of the connection,
-    /// with the hello read.
-    static func connect(_ request: (Endpoint) -> SyncRequest, in directory: TemporaryDirectory) throws -> (client: BackgroundThread<String>, server: any ByteChannel, listener: Listener) {
+    /// with the hello read (its replica id: the client store's).
+    static func connect(
+        _ request: (Endpoint) -> SyncRequest, in directory: TemporaryDirectory
+    ) throws -> (client: BackgroundThread<String>, server: any ByteChannel, listener: Listener, replica: ReplicaID) {
         let listener = try Listener(listeningOn: .unix(path: directory.appending("s.sock")))
         var options = ShareStore.Options()
         options.clock = FixedClock(Timestamp(milliseconds: 1_800_000_000_000))
@@ -32,8 +34,10 @@ import TestTraits
         }
         let server = try listener.accept(deadline: after(.seconds(30)))
         // The hello: a 9-byte header and 74 bytes of payload.
-        #expect(try RawPeer.messages(in: server.read(exactly: 83, deadline: after(.seconds(30)))).map(\.type) == [.hello])
-        return (client, server, listener)
+        let hello = try RawPeer.messages(in: server.read(exactly: 83, deadline: after(.seconds(30))))
+        var replica: ReplicaID?
+        if hello.count == 1, case .hello(let fields) = hello[0] { replica = fields.replica }
+        return (client, server, listener, try #require(replica, "the client sent \(hello), not a hello"))
     }
 
     /// A client whose server answers `hello` with a frame that does not
@@ -41,7 +45,7 @@ import TestTraits
     /// client (docs/SYNC.md, error code 4 `malformedFrame`).
     @Test func aClientGivenAnUndecodableWelcomeTellsTheServer() throws {
         let directory = TemporaryDirectory("sync")
-        let (client, server, listener) = try Self.connect({ SyncRequest(endpoint: $0) }, in: directory)
+        let (client, server, listener, _) = try Self.connect({ SyncRequest(endpoint: $0) }, in: directory)
         defer { server.close(); listener.close() }
         try server.write([0, 0, 0, 0, 0, 0, 0, 0, 0], deadline: after(.seconds(30)))
         let told = try server.read(exactly: 1 << 16, deadline: after(.seconds(30)))
@@ -62,7 +66,7 @@ import TestTraits
     @Test(arguments: 0..<endings.count) func aClipWhoseServerEndsBeforeAnsweringFails(ending: Int) throws {
         let directory = TemporaryDirectory("sync")
         let name = RecordName(uuid: UUID(uuidString: "1e2a7c4d-58b6-4f0e-9a3c-7d5e1f2b3a4c")!)
-        let (client, server, listener) = try Self.connect({ endpoint in
+        let (client, server, listener, _) = try Self.connect({ endpoint in
             var request = SyncRequest(endpoint: endpoint)
             request.role = .clip
             request.names = [name]
@@ -80,5 +84,32 @@ import TestTraits
         #expect(try RawPeer.messages(in: fetch) == [.fetch([name])])
         try server.write(FrameEncoder.encode(Self.endings[ending].message.frame), deadline: after(.seconds(30)))
         #expect(try client.join("the clip gives up") == Self.endings[ending].outcome)
+    }
+
+    /// A main whose server claims, in `accepted`, to hold more of the
+    /// client's own events than it made tells the server why and fails,
+    /// with nothing sent and its replica id kept (before, it took a new id
+    /// on the server's word).
+    @Test func aMainToldItsServerHoldsEventsItNeverMadeRefusesAndKeepsItsID() throws {
+        let directory = TemporaryDirectory("sync")
+        let (client, server, listener, replica) = try Self.connect({ SyncRequest(endpoint: $0) }, in: directory)
+        defer { server.close(); listener.close() }
+        let welcome = Message.Welcome(
+            version: 2, replica: ReplicaID(uuid: UUID(uuidString: "5c2f8d0e-6a1b-4c3d-8e9f-0a1b2c3d4e5f")!),
+            epoch: Epoch(uuid: UUID(uuidString: "7d3e9f1a-2b4c-4d5e-9f0a-1b2c3d4e5f60")!), nonce: HandshakeNonce(bytes: [UInt8](repeating: 3, count: 32))!,
+            proof: nil)
+        try server.write(
+            FrameEncoder.encode(Message.welcome(welcome).frame) + FrameEncoder.encode(Message.accepted(Message.Accepted(heldOfYou: 4, proof: nil)).frame),
+            deadline: after(.seconds(30)))
+        let outcome = try client.join("the client refuses")
+        let expected = "replica \(replica) made 0 events under its id, and its peer claims to hold 4 of them: refused, with nothing sent and the id kept. "
+            + "If that replica's store was restored in place from an older copy together with its high-water file, run 'sharelog renew-identity' on it; "
+            + "otherwise the other store is wrong (docs/SYNC.md \"Identity\")"
+        #expect(outcome == expected)
+        let told = try RawPeer.messages(in: server.read(exactly: 1 << 16, deadline: after(.seconds(30))))
+        #expect(told == [.error(code: .unmadeEventsClaimed, message: expected)])
+        var options = ShareStore.Options()
+        options.environment.readOnly = true
+        #expect(try ShareStore.open(at: directory.appending("store"), options: options).replicaID == replica)
     }
 }
