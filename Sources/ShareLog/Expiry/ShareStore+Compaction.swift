@@ -25,9 +25,18 @@ extension ShareStore {
     @discardableResult
     @available(*, noasync, message: "use the async compact from async code")
     public func compact(batchSize: Int = 1000, progress: ((CompactionReport) -> Void)? = nil) throws -> CompactionReport {
+        try compact(batchSize: batchSize, progress: progress, cancellation: nil)
+    }
+
+    /// `compact(batchSize:progress:)`, checking `cancellation` before each
+    /// batch and before the scrub (for the async form).
+    func compact(
+        batchSize: Int, progress: ((CompactionReport) -> Void)?, cancellation: CancellationFlag?
+    ) throws -> CompactionReport {
         precondition(batchSize > 0, "a compaction batch holds at least one entry")
         var report = CompactionReport()
         while true {
+            try cancellation?.check()
             let redacted = try write { txn -> Int in
                 var sequences: [UInt64] = []
                 try txn.scan(self.schema.pendingRedactions) { entry in
@@ -49,6 +58,7 @@ extension ShareStore {
             progress?(report)
             if redacted < batchSize { break }
         }
+        try cancellation?.check()
         report.scrub = try scrub()
         return report
     }

@@ -26,11 +26,20 @@ extension ShareStore {
     public func sweep(
         at time: Timestamp? = nil, batchSize: Int = 1000, progress: ((SweepReport) -> Void)? = nil
     ) throws -> SweepReport {
+        try sweep(at: time, batchSize: batchSize, progress: progress, cancellation: nil)
+    }
+
+    /// `sweep(at:batchSize:progress:)`, checking `cancellation` before
+    /// each batch (for the async form).
+    func sweep(
+        at time: Timestamp?, batchSize: Int, progress: ((SweepReport) -> Void)?, cancellation: CancellationFlag?
+    ) throws -> SweepReport {
         precondition(batchSize > 0, "a sweep batch holds at least one share")
         let now = time ?? clock.now()
         let dueKeys = Key.due(at: now)
         var report = SweepReport()
         while true {
+            try cancellation?.check()
             let batch = try write { txn -> (expired: Int, visited: Int) in
                 var due: [PendingShare] = []
                 let visited = try txn.scan(self.schema.expiry, in: dueKeys) { entry in

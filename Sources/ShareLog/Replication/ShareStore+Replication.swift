@@ -22,7 +22,7 @@ extension ShareStore {
     @discardableResult
     @available(*, noasync, message: "use the async apply from async code")
     public func apply(_ events: [Event]) throws -> ApplyReport {
-        try applyForeign(events, advancing: nil)
+        try write(foreignApplication(of: events, advancing: nil))
     }
 
     /// `apply(_:)`, and `cursor` recorded in the same transaction, so the
@@ -35,7 +35,7 @@ extension ShareStore {
     @discardableResult
     @available(*, noasync, message: "use the async apply from async code")
     public func apply(_ events: [Event], advancing cursor: PeerCursor) throws -> ApplyReport {
-        try applyForeign(events, advancing: cursor)
+        try write(foreignApplication(of: events, advancing: cursor))
     }
 
     /// `apply(_:advancing:)` for the end of a snapshot: `cursor` replaces
@@ -51,16 +51,20 @@ extension ShareStore {
     @discardableResult
     @available(*, noasync, message: "use the async apply from async code")
     public func apply(_ events: [Event], resetting cursor: PeerCursor) throws -> ApplyReport {
-        try applyForeign(events, advancing: cursor, resetting: true)
+        try write(foreignApplication(of: events, advancing: cursor, resetting: true))
     }
 
-    private func applyForeign(_ events: [Event], advancing cursor: PeerCursor?, resetting: Bool = false) throws -> ApplyReport {
+    /// Checks and encodes `events` (throwing before any write), and returns
+    /// the write that applies them, for the blocking and the async forms.
+    func foreignApplication(
+        of events: [Event], advancing cursor: PeerCursor?, resetting: Bool = false
+    ) throws -> @Sendable (borrowing WriteTransaction) throws -> ApplyReport {
         let encoded = try events.map { event in
             let bytes = EventCodec.encode(event)
             try ForeignEventValidator.validate(event, encodedBytes: bytes.count)
             return bytes
         }
-        return try write { txn in
+        return { txn in
             let own = try self.storedReplica(in: txn)
             var applied = 0
             var projection = self.projection

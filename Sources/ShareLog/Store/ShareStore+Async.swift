@@ -1,70 +1,89 @@
 import Dispatch
 
-/// The async forms of the operations that commit or read at length (the
-/// async `create(vCard:ttl:)`, which needs no thread of its own, is beside
-/// its blocking form). Each here runs its blocking form on a Dispatch thread
-/// and suspends the caller until it returns, so a server built on Swift concurrency never blocks a
-/// thread of the cooperative pool on the disk or on LMDB's write lock. The
-/// contracts are those of the blocking forms; cancelling the calling task
-/// does not stop an operation once it has started (each batch commits
-/// whole, and what committed stays).
+/// The async forms of the operations that commit or read at length, for a
+/// server built on Swift concurrency: none blocks a thread of the
+/// cooperative pool on the disk or on LMDB's write lock. The contracts are
+/// those of the blocking forms.
+///
+/// - A single write (`apply`, and beside their blocking forms `create` and
+///   `revoke`) is queued to the store's writer thread and suspends the
+///   caller until its commit: no thread is parked per call. Cancelling the
+///   calling task does not withdraw a write once queued: it commits whole,
+///   or not at all, as it would have.
+/// - A long operation (`sweep`, `compact`, `verify`) runs its blocking form
+///   on a Dispatch thread. Cancelling the calling task stops it at its next
+///   batch (a verification, at its next chunk of the log) with
+///   `CancellationError`: every batch committed before stays, none is cut
+///   in two, and running it again finishes the job.
 extension ShareStore {
     /// The async form of `apply(_:)`.
+    @discardableResult
     public func apply(_ events: [Event]) async throws -> ApplyReport {
-        try await Self.offCooperativePool { try self.apply(events) }
+        try await write(foreignApplication(of: events, advancing: nil))
     }
 
     /// The async form of `apply(_:advancing:)`: the events and the cursor
     /// commit together, and the batch is durable once this returns.
+    @discardableResult
     public func apply(_ events: [Event], advancing cursor: PeerCursor) async throws -> ApplyReport {
-        try await Self.offCooperativePool { try self.apply(events, advancing: cursor) }
+        try await write(foreignApplication(of: events, advancing: cursor))
     }
 
     /// The async form of `apply(_:resetting:)`, for the end of a snapshot.
+    @discardableResult
     public func apply(_ events: [Event], resetting cursor: PeerCursor) async throws -> ApplyReport {
-        try await Self.offCooperativePool { try self.apply(events, resetting: cursor) }
-    }
-
-    /// The async form of `revoke(_:)`.
-    public func revoke(_ name: RecordName) async throws -> ShareExpired {
-        try await Self.offCooperativePool { try self.revoke(name) }
-    }
-
-    /// The async form of `create(vCards:ttl:)`.
-    public func create(vCards: [[UInt8]], ttl: Duration = ShareStore.defaultTTL) async throws -> [CreatedShare] {
-        try await Self.offCooperativePool { try self.create(vCards: vCards, ttl: ttl) }
+        try await write(foreignApplication(of: events, advancing: cursor, resetting: true))
     }
 
     /// The async form of `sweep(at:batchSize:progress:)`; `progress` runs on
     /// the Dispatch thread, after each committed batch.
+    ///
+    /// - Throws: `CancellationError` when the task is cancelled, after the
+    ///   batch in progress commits.
     @discardableResult
     public func sweep(
         at time: Timestamp? = nil, batchSize: Int = 1000, progress: (@Sendable (SweepReport) -> Void)? = nil
     ) async throws -> SweepReport {
-        try await Self.offCooperativePool { try self.sweep(at: time, batchSize: batchSize, progress: progress) }
+        try await Self.cancellable { flag in try self.sweep(at: time, batchSize: batchSize, progress: progress, cancellation: flag) }
     }
 
     /// The async form of `compact(batchSize:progress:)`; `progress` runs on
     /// the Dispatch thread, after each committed batch.
+    ///
+    /// - Throws: `CancellationError` when the task is cancelled, after the
+    ///   batch in progress commits (and then without the scrub: the cards
+    ///   of the batches that committed are out of the log, but their old
+    ///   bytes stay in free pages until a compaction runs to its end).
     @discardableResult
     public func compact(
         batchSize: Int = 1000, progress: (@Sendable (CompactionReport) -> Void)? = nil
     ) async throws -> CompactionReport {
-        try await Self.offCooperativePool { try self.compact(batchSize: batchSize, progress: progress) }
+        try await Self.cancellable { flag in try self.compact(batchSize: batchSize, progress: progress, cancellation: flag) }
     }
 
     /// The async form of `verify(windowSize:chunkSize:progress:)`; `progress`
     /// runs on the Dispatch thread.
+    ///
+    /// - Throws: `CancellationError` when the task is cancelled, at the next
+    ///   chunk of the log read.
     public func verify(
         windowSize: Int = 150_000, chunkSize: Int = 10_000, progress: (@Sendable (Int) -> Void)? = nil
     ) async throws -> VerificationReport {
-        try await Self.offCooperativePool { try self.verify(windowSize: windowSize, chunkSize: chunkSize, progress: progress) }
+        try await Self.cancellable { flag in
+            try self.verify(windowSize: windowSize, chunkSize: chunkSize, progress: progress, cancellation: flag)
+        }
     }
 
-    /// Runs `body` on a Dispatch thread and resumes the caller with its result.
-    private static func offCooperativePool<R: Sendable>(_ body: @escaping @Sendable () throws -> R) async throws -> R {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async { continuation.resume(with: Result { try body() }) }
+    /// Runs `body` on a Dispatch thread and resumes the caller with its
+    /// result; cancelling the caller raises the flag `body` checks.
+    private static func cancellable<R: Sendable>(_ body: @escaping @Sendable (CancellationFlag) throws -> R) async throws -> R {
+        let flag = CancellationFlag()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                DispatchQueue.global(qos: .userInitiated).async { continuation.resume(with: Result { try body(flag) }) }
+            }
+        } onCancel: {
+            flag.raise()
         }
     }
 }

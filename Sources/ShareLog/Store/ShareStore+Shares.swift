@@ -32,9 +32,14 @@ extension ShareStore {
     @available(*, noasync, message: "use the async create(vCards:) from async code")
     public func create(vCards: [[UInt8]], ttl: Duration = ShareStore.defaultTTL) throws -> [CreatedShare] {
         let batch = try vCards.map { try prepareCreation(of: $0, ttl: ttl) }
-        try write { txn in
-            _ = try self.appendLocal(batch.map { .shareCreated($0) }, in: txn)
-        }
+        try write { txn in _ = try self.appendLocal(batch.map { .shareCreated($0) }, in: txn) }
+        return batch.map(receipt(for:))
+    }
+
+    /// The async form of `create(vCards:ttl:)`: suspends instead of blocking a thread.
+    public func create(vCards: [[UInt8]], ttl: Duration = ShareStore.defaultTTL) async throws -> [CreatedShare] {
+        let batch = try vCards.map { try prepareCreation(of: $0, ttl: ttl) }
+        try await write { txn in _ = try self.appendLocal(batch.map { .shareCreated($0) }, in: txn) }
         return batch.map(receipt(for:))
     }
 
@@ -106,8 +111,19 @@ extension ShareStore {
     @discardableResult
     @available(*, noasync, message: "use the async revoke from async code")
     public func revoke(_ name: RecordName) throws -> ShareExpired {
+        try write(revocation(of: name))
+    }
+
+    /// The async form of `revoke(_:)`: suspends instead of blocking a thread.
+    @discardableResult
+    public func revoke(_ name: RecordName) async throws -> ShareExpired {
+        try await write(revocation(of: name))
+    }
+
+    /// The write that revokes `name` now.
+    private func revocation(of name: RecordName) -> @Sendable (borrowing WriteTransaction) throws -> ShareExpired {
         let now = clock.now()
-        return try write { txn in
+        return { txn in
             guard let state = try self.projection.state(of: name, in: txn) else {
                 throw ShareLogError.notFound(name)
             }

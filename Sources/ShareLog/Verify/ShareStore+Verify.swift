@@ -43,7 +43,15 @@ extension ShareStore {
     public func verify(
         windowSize: Int = 150_000, chunkSize: Int = 10_000, progress: ((Int) -> Void)? = nil
     ) throws -> VerificationReport {
-        var verifier = Verifier(schema: schema, windowSize: windowSize, chunkSize: chunkSize, progress: progress)
+        try verify(windowSize: windowSize, chunkSize: chunkSize, progress: progress, cancellation: nil)
+    }
+
+    /// `verify(windowSize:chunkSize:progress:)`, checking `cancellation`
+    /// after each chunk (for the async form).
+    func verify(
+        windowSize: Int, chunkSize: Int, progress: ((Int) -> Void)?, cancellation: CancellationFlag?
+    ) throws -> VerificationReport {
+        var verifier = Verifier(schema: schema, windowSize: windowSize, chunkSize: chunkSize, progress: progress, cancellation: cancellation)
         try read { txn in try verifier.run(in: txn) }
         return verifier.report
     }

@@ -26,6 +26,8 @@ struct Verifier {
     let windowSize: Int
     let chunkSize: Int
     let progress: ((Int) -> Void)?
+    /// Checked after each chunk: a cancelled run stops there.
+    let cancellation: CancellationFlag?
     private(set) var report = VerificationReport()
     /// Log entries read, over every pass.
     private var entriesRead = 0
@@ -33,12 +35,13 @@ struct Verifier {
     var impliedLive: UInt64 = 0
     var impliedExpired: UInt64 = 0
 
-    init(schema: Schema, windowSize: Int, chunkSize: Int, progress: ((Int) -> Void)?) {
+    init(schema: Schema, windowSize: Int, chunkSize: Int, progress: ((Int) -> Void)?, cancellation: CancellationFlag? = nil) {
         precondition(windowSize > 0 && chunkSize > 0, "verify needs a window and a chunk of at least one")
         self.schema = schema
         self.windowSize = windowSize
         self.chunkSize = chunkSize
         self.progress = progress
+        self.cancellation = cancellation
     }
 
     /// The highest log position a trim removed: gaps up to it are expected.
@@ -73,7 +76,10 @@ struct Verifier {
         var expected: UInt64? = 1
         try txn.scan(schema.log) { entry in
             entriesRead += 1
-            if entriesRead % chunkSize == 0 { progress?(entriesRead) }
+            if entriesRead % chunkSize == 0 {
+                progress?(entriesRead)
+                try cancellation?.check()
+            }
             guard let sequence = Key.integer(entry.key, as: UInt64.self) else {
                 if firstPass { record(Mismatch(database: "log", key: Key.hex(entry.key), problem: "not an 8-byte log position")) }
                 return .proceed
