@@ -444,8 +444,10 @@ end_sending:
                     /* SessionMachine.claimChecked: a claim to more of this
                        store's own events than it made is refused with
                        nothing sent, and the replica id kept (UnmadeEventsClaim);
-                       with the high-water file this needs a restore the
-                       model does not make, so only a mutant reaches it */
+                       with the high-water file, only the model's "same id,
+                       another epoch" restore (which the engine never makes:
+                       it renews id and epoch together) and the NOSIGN mutant
+                       reach it; the properties hold with the refusal */
                     toR[s]!ERR,0,0,0,0;
                     goto failed
                 :: phase == waitingForPull && d <= smade ->

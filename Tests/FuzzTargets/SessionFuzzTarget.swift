@@ -7,7 +7,7 @@ import ShareSync
 /// role and directions the session has, what the side's store holds, and
 /// what comes: the peer's messages, of every type, and other processes'
 /// commits and trims. `SessionFuzzRun` drives the machine as
-/// `SessionRunner` does, answering the reads and restore checks it asks
+/// `SessionRunner` does, answering the reads and claim checks it asks
 /// for from the input and from a log that answers as a store would
 /// (`SessionFuzzLog`). (`ExchangeFuzzTarget` runs the handshake and
 /// `SessionRunner` end to end over a channel against a real store.)

@@ -83,8 +83,8 @@ import Testing
             "server main pull: messages 3, events applied 0, acks 0, batches sent 1, ended",
         ]
         let own = "replica 5a5a5a5a-5a5a-4a5a-8a5a-5a5a5a5a5a5a"
-        let refusal = ": refused, with nothing sent and the id kept. If that replica's store was restored in place from an older copy "
-            + "together with its high-water file, run 'sharelog renew-identity' on it; otherwise the other store is wrong (docs/SYNC.md \"Identity\")"
+        let refusal = ": refused before any event was sent, and the id kept. If that replica's store was restored in place from an older copy "
+            + "together with its high-water file, stop writing to it and run 'sharelog renew-identity' on it; otherwise the other store is wrong (docs/SYNC.md \"Identity\")"
         var outcomes = expected.map(FuzzOutcome.accepted)
         outcomes.insert(contentsOf: [
             .rejected("\(own) made 1 events under its id, and its peer claims to hold 3 of them" + refusal),

@@ -1,4 +1,5 @@
 import Foundation
+import ShareLog
 import Testing
 import TestSupport
 import TestTraits
@@ -61,6 +62,25 @@ import TestTraits
         #expect((renewed.json["reason"] as? String)?.contains("copied") == true, "\(renewed.json)")
         #expect(try Self.identity(copy).replica == renewed.json["replicaID"] as? String)
         #expect(try Self.identity(original) == source)
+    }
+
+    /// While another process has the store open for writing (here, this
+    /// one), it would go on under the old id: refused, nothing written.
+    /// Once it closes, the renewal goes through.
+    @Test func aStoreOpenForWritingElsewhereIsNotRenewed() throws {
+        let dir = TemporaryDirectory()
+        let cli = CLI(store: dir.appending("store"))
+        #expect(try cli.run("init").status == 0)
+        let before = try Self.identity(cli)
+        try withExtendedLifetime(try ShareStore.open(at: cli.store)) {
+            let refused = try cli.run("renew-identity")
+            #expect(refused.status == 1)
+            #expect(refused.error.contains("is open for writing elsewhere"), "\(refused.error)")
+            #expect(try Self.identity(cli) == before)
+        }
+        let renewed = try cli.run("renew-identity", "--json")
+        #expect(renewed.status == 0, "\(renewed.error)")
+        #expect(renewed.json["previousReplicaID"] as? String == before.replica)
     }
 
     /// No store: exit 3, and none is made.

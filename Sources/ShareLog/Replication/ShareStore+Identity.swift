@@ -23,6 +23,24 @@ extension ShareStore {
         return renewal
     }
 
+    /// `renewIdentity()`, for an operator who knows the store was restored
+    /// (`sharelog renew-identity`): only while no other open for writing
+    /// of the store exists, in any process, since each would go on
+    /// announcing and publishing under the id it opened with; opens for
+    /// writing wait while it runs. An open that renewed by itself (its
+    /// `identityRenewal`) is reported, not renewed again: a second renewal
+    /// would cost every peer a second snapshot.
+    ///
+    /// - Throws: `openElsewhere` while another open for writing exists,
+    ///   with nothing written.
+    public func renewIdentityAlone() throws -> IdentityRenewal {
+        if let renewal = identityRenewal { return renewal }
+        guard let signal = commitSignal, let renewal = try signal.whileSoleWriter({ try renewIdentity() }) else {
+            throw ShareLogError.openElsewhere(path: path)
+        }
+        return renewal
+    }
+
     /// Writes a new replica id, epoch and data-file identity, and restarts
     /// the origin counter, in `txn`.
     static func renew(

@@ -13,9 +13,9 @@ extension ShareStore {
     ///
     /// - Throws: `invalidEvent` for an event a local write would refuse;
     ///   `ownOriginConflict` for an event that claims this replica's id with
-    ///   a counter beyond what it made (this store was restored or copied,
-    ///   and its peer holds events it never made: `renewIdentity()` and
-    ///   apply again). An event of its own it made is skipped, whether its
+    ///   a counter beyond what it made (the peer is wrong, or this store was
+    ///   restored in place together with its high-water file: only its
+    ///   operator can tell, and renews with `renewIdentityAlone()`). An event of its own it made is skipped, whether its
     ///   log still holds it or a trim removed it.
     ///   Nothing is written then.
     /// - Returns: how many were new and how many were already logged.

@@ -21,15 +21,22 @@ import Glibc
 /// Anything else only opens it: a process that finds it missing or cannot
 /// map it has no signal, and its waiters fall back to their timeout.
 ///
-/// `@unchecked Sendable`: the mapping is immutable after `init` and
-/// unmapped in `deinit`; the counter is read and written only through
-/// CFutex's atomics, which other processes share.
+/// An open for writing also holds a shared `flock` on the file for as long
+/// as it lives, so an operator's renewal can tell that no other writer has
+/// the store open (`whileSoleWriter`). A `flock` belongs to this open of
+/// the file and dies with its process, so it needs no cleaning up either.
+///
+/// `@unchecked Sendable`: the mapping and the descriptor are immutable
+/// after `init` and released in `deinit`; the counter is read and written
+/// only through CFutex's atomics, which other processes share; `flock`
+/// calls on the descriptor are the kernel's to order.
 final class CommitSignal: @unchecked Sendable {
     static let name = "commit.signal"
     /// The file's size: the counter, and room for nothing else yet.
     static let size = 64
 
     private let word: UnsafeMutablePointer<UInt32>
+    private let descriptor: Int32
 
     static func path(in directory: String) -> String {
         (directory as NSString).appendingPathComponent(name)
@@ -44,19 +51,45 @@ final class CommitSignal: @unchecked Sendable {
     }
 
     /// Maps the store's signal, read-write when `writable`; nil when the
-    /// file is missing, too short or cannot be mapped.
+    /// file is missing, too short or cannot be mapped. A writable one takes
+    /// its shared lock, waiting while a renewal holds the lock exclusive.
     init?(in directory: String, writable: Bool) {
         let descriptor = open(Self.path(in: directory), (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_size >= Self.size else { return nil }
-        let protection = writable ? PROT_READ | PROT_WRITE : PROT_READ
-        guard let mapping = mmap(nil, Self.size, protection, MAP_SHARED, descriptor, 0), mapping != MAP_FAILED else { return nil }
+        guard fstat(descriptor, &status) == 0, status.st_size >= Self.size,
+              let mapping = mmap(nil, Self.size, writable ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED, descriptor, 0),
+              mapping != MAP_FAILED
+        else {
+            close(descriptor)
+            return nil
+        }
+        if writable { Self.lock(descriptor, LOCK_SH) }
+        self.descriptor = descriptor
         word = mapping.bindMemory(to: UInt32.self, capacity: 1)
     }
 
-    deinit { munmap(word, Self.size) }
+    deinit {
+        munmap(word, Self.size)
+        close(descriptor)
+    }
+
+    /// Runs `body` while this is the only open for writing of the store,
+    /// in any process, with the lock exclusive so that none begins
+    /// meanwhile; nil, without running it, while another holds its lock.
+    /// Requires a writable signal.
+    func whileSoleWriter<R>(_ body: () throws -> R) rethrows -> R? {
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return nil }
+        defer { Self.lock(descriptor, LOCK_SH) }
+        return try body()
+    }
+
+    /// `flock`, again after a signal interrupts it. A lock that cannot be
+    /// taken otherwise (no `flock` on the file system) is done without:
+    /// the renewal it guards then finds no other writer.
+    private static func lock(_ descriptor: Int32, _ operation: Int32) {
+        while flock(descriptor, operation) != 0, errno == EINTR {}
+    }
 
     /// Makes the file, zeroed, in place of any there: sized under a
     /// temporary name (synced when `durable`) and renamed, so no process

@@ -45,6 +45,11 @@ public enum ShareLogError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A peer's cursor cannot be served from this log; the peer must
     /// bootstrap from a snapshot (docs/SYNC.md).
     case snapshotRequired(SnapshotReason)
+    /// Another open for writing of the store, in this process or another,
+    /// keeps the replica id it opened with: an operator's renewal waits
+    /// until it is the only one (`ShareStore.renewIdentityAlone()`).
+    /// Nothing was written.
+    case openElsewhere(path: String)
     /// The storage engine failed: a full disk, a full reader table, a
     /// damaged or foreign file, a store already open with other options. The
     /// LMDB error is the cause, and its description says what to do.
@@ -98,6 +103,9 @@ public enum ShareLogError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "run 'sharelog renew-identity' on it; otherwise the sender is wrong (docs/SYNC.md \"Identity\")"
         case .snapshotRequired(let reason):
             "the peer must start again from a snapshot: \(reason)"
+        case .openElsewhere(let path):
+            "the store at \(path) is open for writing elsewhere (a serve, http, relay or sync --follow, or an app embedding it), "
+                + "which would go on under the old replica id: stop it, then run this again; nothing was written"
         case .storage(let error):
             "the store's storage failed: \(error)"
         }

@@ -12,7 +12,8 @@ import Dispatch
 ///   or not at all, as it would have.
 /// - A long operation (`sweep`, `compact`, `verify`) runs its blocking form
 ///   on a Dispatch thread. Cancelling the calling task stops it at its next
-///   batch (a verification, at its next chunk of the log) with
+///   batch (a verification, at its next chunk of the log's scan; its
+///   comparison of the derived databases after each scan runs to its end) with
 ///   `CancellationError`: every batch committed before stays, none is cut
 ///   in two, and running it again finishes the job.
 extension ShareStore {

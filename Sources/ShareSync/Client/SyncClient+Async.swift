@@ -5,8 +5,9 @@ import ShareLog
 /// `SessionContext.stop()` does.
 extension SyncClient {
     /// The async form of `run(_:store:context:progress:)`: one session.
-    /// Cancelled, it ends at its next step with what was acknowledged
-    /// applied, and throws what the stopped session threw.
+    /// Cancelled, the session ends at its next step, as a stopped context
+    /// ends it: what was acknowledged stays applied, and the summary of
+    /// what was done is returned (a stop is not a failure).
     public static func run(
         _ request: SyncRequest, store: ShareStore, progress: (@Sendable (SyncSummary) -> Void)? = nil
     ) async throws(SyncFailure) -> SyncSummary {

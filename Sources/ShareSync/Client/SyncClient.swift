@@ -8,7 +8,7 @@ public enum SyncClient {
     /// or the connection fails), then `bye`.
     ///
     /// When the server claims to hold more of this replica's own events
-    /// than it made, the session is refused with nothing sent
+    /// than it made, the session is refused before any event is sent
     /// (`UnmadeEventsClaim`): this store keeps its id, whatever the
     /// server says.
     ///

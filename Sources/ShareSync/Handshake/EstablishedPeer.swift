@@ -10,6 +10,6 @@ public struct EstablishedPeer: Hashable, Sendable {
     public let directions: SyncDirections
     public let version: UInt16
     /// For the client: the highest counter of its own origin the server
-    /// holds (a restore check). 0 on the server's side.
+    /// holds (the claim check). 0 on the server's side.
     public let heldOfYou: UInt64
 }

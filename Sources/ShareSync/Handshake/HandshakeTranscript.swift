@@ -14,7 +14,7 @@ import ShareLog
 /// keep anyone on the path from talking the two sides down to an older
 /// protocol; the role and directions bind what was asked for, so nobody
 /// can turn a pull into a push; `heldOfYou` in the acceptance keeps the
-/// restore check's number from being forged.
+/// claim check's number from being forged.
 struct HandshakeTranscript: Equatable {
     let hello: Message.Hello
     let welcome: Message.Welcome

@@ -5,7 +5,7 @@ extension Message {
     /// its place, and may start.
     public struct Accepted: Hashable, Sendable {
         /// The highest origin counter of the client's own replica id that
-        /// the server holds (0: none): the client's restore check. Told
+        /// the server holds (0: none): the client's claim check. Told
         /// only to a main the server admitted, about its own id; a clip
         /// is told 0.
         public var heldOfYou: UInt64

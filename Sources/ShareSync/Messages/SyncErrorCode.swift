@@ -26,7 +26,7 @@ public enum SyncErrorCode: UInt16, CaseIterable, Hashable, Sendable {
     /// timeout, and its place was given up for other clips.
     case idle = 13
     /// The peer claims to hold more of this replica's own events than it
-    /// made (`UnmadeEventsClaim`): refused, nothing sent, the id kept.
+    /// made (`UnmadeEventsClaim`): refused before any event is sent, the id kept.
     /// (12, `identityChanged`, was sent when such a claim renewed the
     /// sender's id; it is retired and never reused.)
     case unmadeEventsClaimed = 14

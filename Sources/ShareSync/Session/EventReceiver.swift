@@ -28,7 +28,7 @@ struct EventReceiver {
     let follow: Bool
     let maxBatchBytes: UInt32
     /// The highest counter of the peer's own origin this store held when
-    /// the session began, sent with each pull (the peer's restore check).
+    /// the session began, sent with each pull (the peer's claim check).
     let heldOfPeer: UInt64
     private(set) var phase = Phase.starting
     /// The cursor: the epoch it belongs to (nil before anything was

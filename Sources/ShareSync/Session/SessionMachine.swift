@@ -169,7 +169,7 @@ struct SessionMachine {
         return withSender { $0.committed(last) }
     }
 
-    /// A pull past the restore check.
+    /// A pull past the claim check.
     private mutating func receive(pull: Message.Pull) throws(SessionError) -> [SessionAction] {
         // Both ways at once, each side could be writing a batch while the
         // other is too, neither reading: a deadlock once the socket buffers

@@ -15,6 +15,8 @@ enum SessionThread {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<R, SyncFailure>, Never>) in
                 let thread = Thread { continuation.resume(returning: Result { () throws(SyncFailure) in try body() }) }
                 thread.name = name
+                // As every session thread's (SyncServer, RelayThread).
+                thread.stackSize = 1 << 20
                 thread.start()
             }
         } onCancel: {

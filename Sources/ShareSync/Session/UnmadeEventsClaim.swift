@@ -6,8 +6,8 @@ import ShareLog
 /// Only two things make one: the replica's store was restored in place
 /// from an older copy together with its high-water file (the one restore
 /// the high-water file cannot see, docs/SYNC.md "Identity"), or the peer is
-/// wrong or lying. Nothing tells the two apart, so the claim is refused,
-/// nothing is sent, and the replica keeps its id: a peer's word never
+/// wrong or lying. Nothing tells the two apart, so the claim is refused
+/// before any event is sent, and the replica keeps its id: a peer's word never
 /// renews an identity, since every renewal sends every follower a snapshot.
 /// The replica's operator, who knows whether it was restored, renews it
 /// with `sharelog renew-identity`.
@@ -29,8 +29,8 @@ public struct UnmadeEventsClaim: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        "replica \(replica) made \(made) events under its id, and its peer claims to hold \(held) of them: refused, with nothing sent "
+        "replica \(replica) made \(made) events under its id, and its peer claims to hold \(held) of them: refused before any event was sent, "
             + "and the id kept. If that replica's store was restored in place from an older copy together with its high-water file, "
-            + "run 'sharelog renew-identity' on it; otherwise the other store is wrong (docs/SYNC.md \"Identity\")"
+            + "stop writing to it and run 'sharelog renew-identity' on it; otherwise the other store is wrong (docs/SYNC.md \"Identity\")"
     }
 }

@@ -17,11 +17,7 @@ struct RenewIdentityCommand: Command {
 
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         try arguments.finish()
-        let store = try context.openStore()
-        // An open for writing renews by itself when the store's own signs
-        // show a copy or a restore; a second renewal would cost the peers
-        // a second snapshot for nothing.
-        let renewal = try store.identityRenewal ?? store.renewIdentity()
+        let renewal = try context.openStore().renewIdentityAlone()
         let output = Output(
             previousReplicaID: "\(renewal.previousReplica)", replicaID: "\(renewal.replica)", epoch: "\(renewal.epoch)",
             reason: "\(renewal.reason)")

@@ -102,8 +102,9 @@ import TestTraits
             FrameEncoder.encode(Message.welcome(welcome).frame) + FrameEncoder.encode(Message.accepted(Message.Accepted(heldOfYou: 4, proof: nil)).frame),
             deadline: after(.seconds(30)))
         let outcome = try client.join("the client refuses")
-        let expected = "replica \(replica) made 0 events under its id, and its peer claims to hold 4 of them: refused, with nothing sent and the id kept. "
-            + "If that replica's store was restored in place from an older copy together with its high-water file, run 'sharelog renew-identity' on it; "
+        let expected = "replica \(replica) made 0 events under its id, and its peer claims to hold 4 of them: refused before any event was sent, and the id kept. "
+            + "If that replica's store was restored in place from an older copy together with its high-water file, "
+            + "stop writing to it and run 'sharelog renew-identity' on it; "
             + "otherwise the other store is wrong (docs/SYNC.md \"Identity\")"
         #expect(outcome == expected)
         let told = try RawPeer.messages(in: server.read(exactly: 1 << 16, deadline: after(.seconds(30))))
