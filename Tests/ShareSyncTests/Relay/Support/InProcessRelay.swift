@@ -52,6 +52,16 @@ final class InProcessRelay {
     /// Every line the relay logged so far.
     var lines: [String] { outcome.lines.withLock { $0 } }
 
+    /// How the relay's run ended, once it ends by itself (a failure): waits
+    /// up to `timeout` for that, without stopping it.
+    func ending(timeout: Duration) throws -> Result<Void, any Error> {
+        try Deadline.block(until: "the relay's run ends by itself", timeout: timeout, every: .milliseconds(5)) {
+            outcome.ended.withLock { $0 != nil }
+        }
+        stopped = true
+        return outcome.ended.withLock { $0 }!
+    }
+
     /// Stops the relay and waits up to 30 s for its thread to end;
     /// rethrows what it threw.
     func stop() throws {
