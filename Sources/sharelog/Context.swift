@@ -1,6 +1,7 @@
 import Foundation
 import ShareClip
 import ShareLog
+import ShareSync
 
 /// What every command shares: where the store is, what time it is, how to
 /// print.
@@ -73,9 +74,21 @@ struct Context {
         }
     }
 
-    /// Whether the store directory exists: read before a command that makes
-    /// a missing store (`sync`, `clip open`) opens it.
-    var storeExists: Bool { FileManager.default.fileExists(atPath: storePath) }
+    /// Whether a store is there (its `data.mdb`): read before a command
+    /// that makes a missing store (`sync`, `clip open`) opens it.
+    var storeExists: Bool { FileManager.default.fileExists(atPath: (storePath as NSString).appendingPathComponent("data.mdb")) }
+
+    /// The store for a command that syncs into it and makes a missing one
+    /// (`sync`, `clip open --connect`): a store that is there is opened
+    /// now (`openStore`); a missing one is made only once a server has
+    /// accepted a session (`SyncClientStore`), so a typo in the endpoint,
+    /// of any form, or a server that refuses, leaves no store behind.
+    func syncStore(commitWatchFallback: Duration? = nil) throws -> SyncClientStore {
+        if storeExists { return SyncClientStore(try openStore(creatingIfMissing: true, commitWatchFallback: commitWatchFallback)) }
+        var options = storeOptions
+        if let commitWatchFallback { options.commitWatchFallback = commitWatchFallback }
+        return SyncClientStore(makingAt: storePath, options: options)
+    }
 
     /// Writes one line to standard output.
     func print(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }

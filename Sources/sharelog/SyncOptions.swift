@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 import ShareSync
 
 /// The options `serve` and `sync` share: where, with which key, and the
@@ -82,17 +81,6 @@ struct SyncOptions {
         case (.stdio, _): throw .invalidInput("--\(option): for standard input and output, give --stdio instead")
         case (.command, _): throw .invalidInput("--\(option): a command cannot be listened on; use \(forms)")
         }
-    }
-
-    /// Why a `unix:` server cannot be there, seen without connecting: no
-    /// socket at its path. Nil for a socket, and for other endpoints. A
-    /// command that would make a missing store (`sync`, `clip open`) asks
-    /// first, so that a typo in the path makes no store; nothing is ever
-    /// removed afterwards, which another process could be opening.
-    static func missingSocket(_ endpoint: Endpoint) -> TransportError? {
-        guard case .unix(let path) = endpoint else { return nil }
-        var status = stat()
-        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFSOCK ? nil : .noSuchSocket(path: path)
     }
 
     /// Why a clip is refused `tcp:`, and what it uses instead.

@@ -120,7 +120,7 @@ enum ExchangeFuzzTarget {
     private static func checkTold(_ failure: SyncFailure, _ last: Message?) throws(FuzzViolation) {
         let code: SyncErrorCode?
         switch failure {
-        case .transport, .peerSilent:
+        case .transport, .peerSilent, .storeMadeElsewhere:
             throw FuzzViolation("an in-memory session failed with \(failure), which nothing in it can cause")
         case .peerClosed, .handshake(.refused), .session(.peerError):
             code = nil
@@ -149,7 +149,7 @@ enum ExchangeFuzzTarget {
         switch failure {
         case .frame, .message, .handshake, .session: true
         case .store(.invalidEvent), .store(.ownOriginConflict): true
-        case .store, .transport, .peerSilent, .peerClosed: false
+        case .store, .transport, .peerSilent, .peerClosed, .storeMadeElsewhere: false
         }
     }
 

@@ -33,7 +33,7 @@ struct SessionDriver {
         let handshake = ClientHandshake(
             role: role, directions: role == .clip ? [] : script.directions, replica: store.replicaID, epoch: store.epoch, key: key,
             nonce: ScriptedPeer.nonce)
-        let peer = try HandshakeExchange.client(handshake, over: messages, store: store, deadline: nil)
+        let (peer, _) = try HandshakeExchange.client(handshake, over: messages, store: { store }, deadline: nil)
         let runner = try SessionRunner(
             store: store, messages: messages, peer: peer, isClient: true, options: options, wake: wake, context: context,
             fetch: role == .clip ? Self.clipNames : [])

@@ -133,6 +133,13 @@ import TestTraits
         let ttl = try cli.run("share", "create", "-", "--ttl", "31d", input: Self.card)
         #expect(ttl.status == 5)
         #expect(ttl.error == "sharelog: a time to live of 31d is outside 1 minute to 30 days; use a value like 90m, 12h or 7d\n")
+        // Zero, and a count the library would show in another unit, are
+        // reported in the unit given too.
+        for given in ["0d", "0h", "0m", "0s", "2592060s", "43201m"] {
+            let refused = try cli.run("share", "create", "-", "--ttl", given, input: Self.card)
+            #expect(refused.status == 5, "\(given): \(refused.error)")
+            #expect(refused.error == "sharelog: a time to live of \(given) is outside 1 minute to 30 days; use a value like 90m, 12h or 7d\n")
+        }
         let sync = try cli.run("sync", "--connect", "unix:\(dir.appending("none.sock"))", "--heartbeat", "5", "--peer-timeout", "5")
         #expect(sync.status == 1)
         #expect(sync.error.hasPrefix("sharelog: warning: --peer-timeout 5 is not above --heartbeat 5: "), "\(sync.error)")

@@ -59,12 +59,37 @@ import TestTraits
             ```console
             $ true
             ```
+            ```console
+            $ cat > card.vcf <<'EOF'
+            BEGIN:VCARD
+            EOF
+            $ cat card.vcf
+            BEGIN:VCARD
+            ```
             """
         let blocks = ConsoleBlock.blocks(in: page, page: "page.md")
-        #expect(blocks.count == 2)
+        #expect(blocks.count == 3)
         #expect(blocks[0].notRun == "needs two machines")
         #expect(blocks[0].steps.map(\.command) == ["sharelog init", "sharelog http --listen tcp:0.0.0.0:8443 \\\n    --cert c.pem"])
         #expect(blocks[0].steps.map(\.expected) == [["created store ./sharelog-data"], ["sharelog: http: serving"]])
         #expect(blocks[1].notRun == nil && blocks[1].steps.map(\.expected) == [[]])
+        // A here-document's lines are the command's, not what it prints.
+        #expect(blocks[2].steps.map(\.command) == ["cat > card.vcf <<'EOF'\nBEGIN:VCARD\nEOF", "cat card.vcf"])
+        #expect(blocks[2].steps.map(\.expected) == [[], ["BEGIN:VCARD"]])
+    }
+
+    /// The README's first session gives every time it shows (`--now`), and
+    /// writes the card it shares: a reader who types it on another day,
+    /// in an empty folder, gets what it shows (here: with the clock years
+    /// after the page's).
+    @Test func theReadmesFirstSessionPrintsWhatItShowsOnAnyDay() throws {
+        let readme = try #require(try Self.pages().first { $0.page == "README.md" })
+        let first = try #require(readme.blocks.first)
+        for now in ["2031-06-15T08:00:00Z", "2024-02-29T23:59:59Z"] {
+            let session = try ConsoleSession(now: now)
+            defer { session.stop() }
+            let failures = try session.run(first)
+            #expect(failures.isEmpty, "with the clock at \(now):\n\(failures.joined(separator: "\n\n"))")
+        }
     }
 }

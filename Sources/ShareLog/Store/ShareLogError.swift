@@ -55,6 +55,13 @@ public enum ShareLogError: Error, Equatable, Sendable, CustomStringConvertible {
     /// LMDB error is the cause, and its description says what to do.
     case storage(LMDBError)
 
+    /// The message of `invalidTTL`, with the time to live as its caller
+    /// wrote it (`0d`, `2592060s`): the error itself holds seconds, in
+    /// which a zero or an odd count of a unit has lost the unit given.
+    public static func invalidTTLMessage(_ ttl: String) -> String {
+        "a time to live of \(ttl) is outside 1 minute to 30 days; use a value like 90m, 12h or 7d"
+    }
+
     /// `seconds` in the largest unit that divides it, as `--ttl` takes it:
     /// `31d`, `90m`, `45s`.
     private static func duration(_ seconds: Int64) -> String {
@@ -74,7 +81,7 @@ public enum ShareLogError: Error, Equatable, Sendable, CustomStringConvertible {
             // The reason is a sentence or more; the note after it is one too.
             "not a vCard ShareLog accepts, so nothing was written. \(reason)"
         case .invalidTTL(let seconds):
-            "a time to live of \(Self.duration(seconds)) is outside 1 minute to 30 days; use a value like 90m, 12h or 7d"
+            Self.invalidTTLMessage(Self.duration(seconds))
         case .invalidRecordName(let text):
             "'\(text)' is not a record name; record names are UUIDs like 6f1c2a9e-58b4-4d9a-9f0e-2b7c1d3e4f50"
         case .invalidLink(let reason):

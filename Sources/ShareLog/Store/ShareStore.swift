@@ -83,6 +83,13 @@ public final class ShareStore: Sendable {
         /// killed between its commit and its signal, or a store directory
         /// where the signal's file cannot be made).
         public var commitWatchFallback = Duration.seconds(5)
+        /// The replica id and epoch a store that this open creates takes,
+        /// instead of new random ones; an open that finds a store keeps
+        /// that store's own. For ShareSync's `SyncClientStore`, which
+        /// announces a store's identity to a server before it makes the
+        /// store, and which draws these at random: two stores must never
+        /// share one (docs/SYNC.md "Identity"), so this is not public.
+        package var identityIfCreated: (replica: ReplicaID, epoch: Epoch)?
 
         public init() {}
     }
@@ -161,8 +168,9 @@ public final class ShareStore: Sendable {
                 guard try !txn.contains(MetaKey.replica, in: schema.meta) else { return false }
                 try txn.put(Key.bigEndian(Schema.version), forKey: MetaKey.schema, in: schema.meta)
                 if let home { try txn.put(home, forKey: MetaKey.dataFile, in: schema.meta) }
-                try txn.put(ReplicaID.random().bytes, forKey: MetaKey.replica, in: schema.meta)
-                try txn.put(Epoch.random().bytes, forKey: MetaKey.epoch, in: schema.meta)
+                let identity = options.identityIfCreated ?? (ReplicaID.random(), Epoch.random())
+                try txn.put(identity.replica.bytes, forKey: MetaKey.replica, in: schema.meta)
+                try txn.put(identity.epoch.bytes, forKey: MetaKey.epoch, in: schema.meta)
                 return true
             }
             let stored = try storedIdentity(in: environment, schema: schema, path: path)

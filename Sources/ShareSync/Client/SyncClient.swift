@@ -21,6 +21,18 @@ public enum SyncClient {
         _ request: SyncRequest, store: ShareStore, context: SessionContext = SessionContext(),
         progress: ((SyncSummary) -> Void)? = nil
     ) throws(SyncFailure) -> SyncSummary {
+        try run(request, store: SyncClientStore(store), context: context, progress: progress)
+    }
+
+    /// `run(_:store:context:progress:)` for a `SyncClientStore`: a store
+    /// that is open, or one made only once a server has accepted the
+    /// session. A session that fails before that (no server at the
+    /// endpoint, a command that cannot be run, a refused handshake) makes
+    /// no store; `store.store` says whether one was made.
+    public static func run(
+        _ request: SyncRequest, store: SyncClientStore, context: SessionContext = SessionContext(),
+        progress: ((SyncSummary) -> Void)? = nil
+    ) throws(SyncFailure) -> SyncSummary {
         let giveUp = ContinuousClock.now + request.options.busyRetryWindow
         var ceilingMilliseconds = 50
         while true {
@@ -35,26 +47,56 @@ public enum SyncClient {
         }
     }
 
-    /// One connection and its session.
+    /// One connection and its session. The store is asked for only once
+    /// the server has accepted; a failure because a command's end of the
+    /// pipes closed says how the command ended.
     private static func session(
-        _ request: SyncRequest, store: ShareStore, context: SessionContext, progress: ((SyncSummary) -> Void)?
+        _ request: SyncRequest, store source: SyncClientStore, context: SessionContext, progress: ((SyncSummary) -> Void)?
     ) throws(SyncFailure) -> SyncSummary {
-        let options = request.options
         let channel = try connect(request)
         defer { channel.close() }
+        do {
+            return try session(request, over: channel, store: source, context: context, progress: progress)
+        } catch {
+            guard let command = channel as? CommandChannel else { throw error }
+            throw explained(error, command)
+        }
+    }
+
+    private static func session(
+        _ request: SyncRequest, over channel: any ByteChannel, store source: SyncClientStore, context: SessionContext,
+        progress: ((SyncSummary) -> Void)?
+    ) throws(SyncFailure) -> SyncSummary {
+        let options = request.options
         let messages = MessageChannel(channel, maxFrameBytes: options.maxFrameBytes)
         let wake = try context.registeredSignal()
         defer { context.release(wake) }
         let deadline = ContinuousClock.now + options.handshakeTimeout
+        let identity = source.identity
         let handshake = ClientHandshake(
-            role: request.role, directions: request.role == .clip ? [] : request.directions, replica: store.replicaID, epoch: store.epoch,
+            role: request.role, directions: request.role == .clip ? [] : request.directions, replica: identity.replica, epoch: identity.epoch,
             key: request.key, nonce: HandshakeNonce(bytes: SyncKey.randomNonce())!)
-        let peer = try HandshakeExchange.client(handshake, over: messages, store: store, deadline: deadline)
+        let (peer, store) = try HandshakeExchange.client(
+            handshake, over: messages, store: { () throws(SyncFailure) in try source.opened() }, deadline: deadline)
         let runner = try SessionRunner(
             store: store, messages: messages, peer: peer, isClient: true, options: options, wake: wake, context: context,
             fetch: request.names)
         return try withCommitWatch(store: store, context: context, when: request.directions.contains(.follow)) { () throws(SyncFailure) in
             try runner.run(progress: progress)
+        }
+    }
+
+    /// `failure`, or, when it came from the command's end of the pipes
+    /// closing, how the command ended (its exit status, or the signal
+    /// that killed it), once it has: what a user can act on, rather than
+    /// the pipes' descriptors.
+    private static func explained(_ failure: SyncFailure, _ command: CommandChannel) -> SyncFailure {
+        switch failure {
+        case .peerClosed, .transport(.peerClosed), .transport(.connectionReset):
+            guard let ended = command.ended(by: ContinuousClock.now + .seconds(2)) else { return failure }
+            return .transport(.commandEnded(command: command.command, ended))
+        default:
+            return failure
         }
     }
 
@@ -64,6 +106,16 @@ public enum SyncClient {
     /// the store committed. `onSession` hears of each session's end.
     public static func follow(
         _ request: SyncRequest, store: ShareStore, context: SessionContext,
+        onSession: (Result<SyncSummary, SyncFailure>) -> Void, progress: ((SyncSummary) -> Void)? = nil
+    ) {
+        follow(request, store: SyncClientStore(store), context: context, onSession: onSession, progress: progress)
+    }
+
+    /// `follow(_:store:context:onSession:progress:)` for a
+    /// `SyncClientStore`: a store to be made is made by the first session
+    /// a server accepts, and synced by every session after it.
+    public static func follow(
+        _ request: SyncRequest, store: SyncClientStore, context: SessionContext,
         onSession: (Result<SyncSummary, SyncFailure>) -> Void, progress: ((SyncSummary) -> Void)? = nil
     ) {
         var backoff = Duration.milliseconds(100)

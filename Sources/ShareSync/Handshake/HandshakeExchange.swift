@@ -39,10 +39,14 @@ enum HandshakeExchange {
 
     /// The client's side: the hello, the server's welcome, the proof, the
     /// server's acceptance, then the check of what the server says it
-    /// holds of this replica's own events (`UnmadeEventsClaim`).
+    /// holds of this replica's own events (`UnmadeEventsClaim`). `store`
+    /// is asked for the store only once the server has accepted (a
+    /// `SyncClientStore` makes a missing one then); returns the peer and
+    /// that store.
     static func client(
-        _ handshake: ClientHandshake, over messages: MessageChannel, store: ShareStore, deadline: ContinuousClock.Instant?
-    ) throws(SyncFailure) -> EstablishedPeer {
+        _ handshake: ClientHandshake, over messages: MessageChannel, store openStore: () throws(SyncFailure) -> ShareStore,
+        deadline: ContinuousClock.Instant?
+    ) throws(SyncFailure) -> (peer: EstablishedPeer, store: ShareStore) {
         var handshake = handshake
         try send(handshake.start, over: messages, deadline: deadline)
         do {
@@ -61,12 +65,14 @@ enum HandshakeExchange {
             throw .handshake(.unexpected(.welcome))
         }
         let peer = handshake.peer!
+        let store: ShareStore
+        do { store = try openStore() } catch { throw told(error, messages, deadline) }
         let made: UInt64
         do { made = try store.originCounter() } catch let error as ShareLogError { throw .store(error) } catch { throw .store(.corruptMeta("replica")) }
         if let claim = UnmadeEventsClaim(replica: store.replicaID, held: peer.heldOfYou, made: made) {
             throw told(.handshake(.claimsUnmadeEvents(claim)), messages, deadline)
         }
-        return peer
+        return (peer, store)
     }
 
     private static func next(_ messages: MessageChannel, deadline: ContinuousClock.Instant?, waitingFor what: String) throws(SyncFailure) -> Message {

@@ -20,6 +20,10 @@ public enum SyncFailure: Error, Sendable, CustomStringConvertible {
     case peerSilent(Duration)
     /// The peer closed the stream in the middle of the session.
     case peerClosed
+    /// The store a `SyncClientStore` was to make once the server accepted
+    /// was made at `path` by another process in the meantime, under
+    /// another replica id than this session announced: nothing moved.
+    case storeMadeElsewhere(path: String)
 
     public var description: String {
         switch self {
@@ -31,6 +35,9 @@ public enum SyncFailure: Error, Sendable, CustomStringConvertible {
         case .store(let error): "\(error)"
         case .peerSilent(let duration): "the peer sent nothing for \(duration.components.seconds) s, not even a heartbeat; it is gone"
         case .peerClosed: "the peer closed the connection before the session ended"
+        case .storeMadeElsewhere(let path):
+            "another process made the store at \(path) while this one connected, under another replica id than this session announced; "
+                + "nothing moved: sync again"
         }
     }
 
@@ -53,6 +60,7 @@ public enum SyncFailure: Error, Sendable, CustomStringConvertible {
             case .unknownType, .checksumMismatch: .error(code: .malformedFrame, message: "\(error)")
             }
         case .message(let error): .error(code: .malformedFrame, message: "\(error)")
+        case .storeMadeElsewhere: .error(code: .internal, message: "another process made the client's store while it connected; the client ends this session")
         case .handshake(let failure):
             if case .refused = failure { nil } else { .error(code: failure.code, message: failure.description) }
         case .session(let error):

@@ -11,6 +11,8 @@ import Glibc
 /// it, and only that thread touches its descriptors and the child.
 public final class CommandChannel: ByteChannel, @unchecked Sendable {
     public let description: String
+    /// The command, as given (`exec:COMMAND` without `exec:`).
+    public let command: String
     private let pipes: StdioChannel
     private var child: pid_t
 
@@ -47,6 +49,7 @@ public final class CommandChannel: ByteChannel, @unchecked Sendable {
             throw .system(operation: "posix_spawn /bin/sh", errno: spawned)
         }
         child = pid
+        self.command = command
         pipes = StdioChannel(input: fromChild[0], output: toChild[1])
         description = "exec:\(command) (pid \(pid))"
     }
@@ -69,6 +72,25 @@ public final class CommandChannel: ByteChannel, @unchecked Sendable {
         try pipes.waitReadable(orWake: wake, deadline: deadline)
     }
 
+    /// How the command ended, once it has ended by `deadline`; nil while
+    /// it runs, and once it has been reaped (`close`, or an earlier
+    /// answer). The pipes are left as they are.
+    public func ended(by deadline: ContinuousClock.Instant) -> CommandExit? {
+        guard child > 0 else { return nil }
+        var status: Int32 = 0
+        while true {
+            let reaped = waitpid(child, &status, WNOHANG)
+            if reaped == child { break }
+            if reaped < 0 && errno != EINTR { return nil }
+            guard ContinuousClock.now < deadline else { return nil }
+            usleep(10_000)
+        }
+        child = 0
+        // WIFSIGNALED and WEXITSTATUS are macros Swift does not import.
+        let signal = status & 0x7f
+        return signal == 0 ? .exited(status: (status >> 8) & 0xff) : .killed(signal: signal)
+    }
+
     public func close() {
         pipes.close()
         guard child > 0 else { return }
@@ -87,5 +109,21 @@ public final class CommandChannel: ByteChannel, @unchecked Sendable {
         }
         kill(child, SIGKILL)
         _ = waitpid(child, &status, 0)
+    }
+}
+
+/// How a command (`exec:COMMAND`) ended.
+public enum CommandExit: Equatable, Sendable, CustomStringConvertible {
+    /// It exited with this status: 127 and 126 are the shell's own, for a
+    /// command it found nowhere on the `PATH` and one it could not run.
+    case exited(status: Int32)
+    /// A signal ended it.
+    case killed(signal: Int32)
+
+    public var description: String {
+        switch self {
+        case .exited(let status): "exit status \(status)"
+        case .killed(let signal): "killed by signal \(signal)"
+        }
     }
 }

@@ -39,6 +39,9 @@ public enum TransportError: Error, Equatable, Sendable, CustomStringConvertible 
     case tls(operation: String, peer: String, details: [String])
     /// A system call failed with `errno`.
     case system(operation: String, errno: Int32)
+    /// The command of an `exec:` endpoint ended (or could not be run)
+    /// before the session did: its end of the pipes closed.
+    case commandEnded(command: String, CommandExit)
 
     public var description: String {
         switch self {
@@ -78,6 +81,13 @@ public enum TransportError: Error, Equatable, Sendable, CustomStringConvertible 
             "TLS \(operation) with \(peer) failed" + Self.openSSL(details)
         case .system(let operation, let code):
             "\(operation) failed: \(Posix.message(code)) (errno \(code))"
+        case .commandEnded(let command, .exited(127)):
+            "the command '\(command)' could not be run: the shell found no such command (exit status 127); check the command after exec:"
+        case .commandEnded(let command, .exited(126)):
+            "the command '\(command)' could not be run: it is not executable (exit status 126); check the command after exec:"
+        case .commandEnded(let command, let exit):
+            "the command '\(command)' ended (\(exit)) before the session did: check the command after exec: "
+                + "(its own messages, if any, went to standard error), or run it by hand"
         }
     }
 

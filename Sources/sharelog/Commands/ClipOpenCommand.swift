@@ -44,32 +44,30 @@ struct ClipOpenCommand: Command {
         }
         let fetch = try server.map(Fetch.sync) ?? httpFetch(link: link, base: base, caFile: caFile)
         // No store is made for nothing: over HTTP(S) the answer comes before
-        // any store is opened; a sync session needs the store, which is made
-        // only once the server's socket is there.
+        // any store is opened; over sync a missing store is made only once
+        // the server has accepted the session (a typo in the endpoint, of
+        // any form, leaves none).
         let existed = context.storeExists
-        var answered: GatewayAnswer?
         var failure: (any Error)?
+        let store: ShareStore
         switch fetch {
         case .http(let client, let url):
+            var answered: GatewayAnswer?
             do { answered = try client.fetch(name, from: url) } catch { failure = error }
+            if !existed, let failure { throw Self.neverHeld(name, failure) }
+            if !existed, answered == .unknown { throw Self.unknown(name) }
+            store = try context.openStore(creatingIfMissing: true)
+            if failure == nil, let events = answered?.events, !events.isEmpty { try store.apply(events) }
         case .sync(let server):
-            if !existed, let missing = SyncOptions.missingSocket(server) { failure = missing }
-        }
-        if !existed, let failure { throw CLIError.failure("cannot fetch share \(name): \(failure); this clip has never held it") }
-        if !existed, answered == .unknown { throw Self.unknown(name) }
-        let store = try context.openStore(creatingIfMissing: true)
-        if failure == nil {
-            switch fetch {
-            case .http: if let events = answered?.events, !events.isEmpty { try store.apply(events) }
-            case .sync(let server):
-                do { try syncFetch(name, from: server, into: store) } catch { failure = error }
-            }
+            let source = try context.syncStore()
+            do { try syncFetch(name, from: server, into: source) } catch { failure = error }
+            if let failure, source.store == nil { throw Self.neverHeld(name, failure) }
+            // A session that succeeded was accepted, which made the store.
+            store = source.store!
         }
         if let failure {
             // Offline: the clip's own store answers when it holds the share.
-            guard try store.fetch(name) != .notFound else {
-                throw CLIError.failure("cannot fetch share \(name): \(failure); this clip has never held it")
-            }
+            guard try store.fetch(name) != .notFound else { throw Self.neverHeld(name, failure) }
             logLine("the server is unreachable (\(failure)); answering from this clip's own store")
             answer.source = .clipStoreOffline
         } else {
@@ -110,11 +108,15 @@ struct ClipOpenCommand: Command {
     }
 
     /// The sync fetch: a clip session, one `fetch` and its `records`.
-    private static func syncFetch(_ name: RecordName, from server: Endpoint, into store: ShareStore) throws {
+    private static func syncFetch(_ name: RecordName, from server: Endpoint, into store: SyncClientStore) throws {
         var request = SyncRequest(endpoint: server)
         request.role = .clip
         request.names = [name]
         _ = try SyncClient.run(request, store: store)
+    }
+
+    private static func neverHeld(_ name: RecordName, _ failure: any Error) -> CLIError {
+        .failure("cannot fetch share \(name): \(failure); this clip has never held it")
     }
 
     private static func unknown(_ name: RecordName) -> CLIError {

@@ -45,7 +45,7 @@ struct HandoffCommand: Command {
         if let at = output.alreadyHandedOffAt {
             context.print("the clip store \(clipPath) was handed off to this store at \(at); nothing to do. It may be deleted.")
         } else {
-            context.print("adopted \(counted(report.sharesAdopted, "share")) from the clip (\(report.eventsApplied) new events); "
+            context.print("adopted \(counted(report.sharesAdopted, "share")) from the clip (\(counted(report.eventsApplied, "new event"))); "
                 + "\(counted(report.sharesEnded, "share")) that had ended stayed behind")
             context.print("the clip store \(clipPath) is marked as handed off; it may now be deleted")
         }

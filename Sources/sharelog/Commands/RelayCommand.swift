@@ -100,7 +100,7 @@ struct RelayCommand: Command {
         if context.json { try context.printJSON(output); return ExitCode.success }
         context.print(
             "published \(counted(counts.published, "event")) (\(counts.duplicatesPublished) already in the stream), "
-                + "received \(counted(counts.received, "message")) (\(counts.applied) new events) through sequence \(counts.streamPosition)")
+                + "received \(counted(counts.received, "message")) (\(counted(counts.applied, "new event"))) through sequence \(counts.streamPosition)")
         return ExitCode.success
     }
 

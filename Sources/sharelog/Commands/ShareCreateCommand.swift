@@ -17,8 +17,12 @@ struct ShareCreateCommand: Command {
 
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         let source = try arguments.positional("vCard file (or - for standard input)")
-        let ttl = try TTL.parse(try arguments.option("ttl") ?? "7d")
+        let ttlText = try arguments.option("ttl") ?? "7d"
+        let ttl = try TTL.parse(ttlText)
         try arguments.finish()
+        // Checked here, where the unit the user gave is known (`0d`, not
+        // the library's `0s`), before any file is read or store opened.
+        guard ShareStore.ttlRange.contains(ttl) else { throw CLIError.invalidInput(ShareLogError.invalidTTLMessage(ttlText)) }
         let vCard = try readInput(source)
         let store = try context.openStore()
         let created = try store.create(vCard: vCard, ttl: ttl)

@@ -57,10 +57,9 @@ struct SyncCommand: Command {
         request.names = names
         request.key = sync.key
         request.options = sync.session
-        // A store is made only for a server that can be there (no socket at a
-        // unix: path is a typo, not a reason to leave an empty store).
-        if !context.storeExists, let missing = SyncOptions.missingSocket(request.endpoint) { throw CLIError.failure("sync failed: \(missing)") }
-        let store = try context.openStore(creatingIfMissing: true, commitWatchFallback: sync.session.heartbeatInterval)
+        // A missing store is made only once a server has accepted the
+        // session: a typo in the endpoint is not a reason to leave one.
+        let store = try context.syncStore(commitWatchFallback: sync.session.heartbeatInterval)
         let sessions = SessionContext()
         StopSignals.install(sessions)
         let started = ContinuousClock.now
@@ -68,7 +67,7 @@ struct SyncCommand: Command {
         if follow {
             SyncClient.follow(request, store: store, context: sessions, onSession: { result in
                 switch result {
-                case .success(let summary): logLine("session ended: received \(summary.eventsReceived) events (\(summary.eventsApplied) new), sent \(summary.eventsSent)")
+                case .success(let summary): logLine("session ended: received \(counted(summary.eventsReceived, "event")) (\(summary.eventsApplied) new), sent \(counted(summary.eventsSent, "event"))")
                 case .failure(let failure): logLine("session ended: \(failure); reconnecting")
                 }
             }, progress: progress)
@@ -91,7 +90,7 @@ struct SyncCommand: Command {
             bytesIn: summary.bytesIn, bytesOut: summary.bytesOut, snapshots: summary.snapshots,
             found: summary.found.map { "\($0)" }, unknown: summary.unknown.map { "\($0)" },
             milliseconds: elapsed.wholeMilliseconds,
-            renewedReplica: store.identityRenewal.map { "\($0.replica)" })
+            renewedReplica: store.store?.identityRenewal.map { "\($0.replica)" })
         if context.json { try context.printJSON(output); return ExitCode.success }
         let peer = output.peer ?? "the server"
         if role == .clip {

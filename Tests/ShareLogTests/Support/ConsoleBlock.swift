@@ -1,7 +1,8 @@
 /// A ```console block of a Markdown page, read as a terminal session: each
 /// line that starts with `$ ` is a command (a line ending in `\` goes on
-/// on the next), and the lines after it, up to the next command, are what
-/// it prints, standard output and error together.
+/// on the next, and a here-document, `<<'EOF'` or `<<EOF`, takes the lines
+/// up to its delimiter), and the lines after it, up to the next command,
+/// are what it prints, standard output and error together.
 ///
 /// The line before the fence may say the block is not run, and why:
 /// `<!-- console: not run: needs a NATS cluster -->`. Such markers are for
@@ -47,20 +48,34 @@ struct ConsoleBlock: CustomStringConvertible {
         var command: String?
         var expected: [String] = []
         var continuing = false
+        // The delimiter of the here-document the command reads, until its line.
+        var document: String?
         for line in lines {
-            if continuing, let open = command {
+            if let delimiter = document, let open = command {
+                command = open + "\n" + line
+                if line == delimiter { document = nil }
+            } else if continuing, let open = command {
                 command = open + "\n" + line
                 continuing = line.hasSuffix("\\")
+                document = hereDocument(line)
             } else if line.hasPrefix("$ ") {
                 if let done = command { steps.append(Step(command: done, expected: expected)) }
                 command = String(line.dropFirst(2))
                 expected = []
                 continuing = line.hasSuffix("\\")
+                document = hereDocument(line)
             } else {
                 expected.append(line)
             }
         }
         if let done = command { steps.append(Step(command: done, expected: expected)) }
         return steps
+    }
+
+    /// The delimiter of a here-document that `line` starts (`<<'EOF'`,
+    /// `<<"EOF"`, `<<EOF`), or nil.
+    private static func hereDocument(_ line: String) -> String? {
+        guard let match = line.firstMatch(of: /<<['"]?([A-Za-z_]+)['"]?/) else { return nil }
+        return String(match.1)
     }
 }

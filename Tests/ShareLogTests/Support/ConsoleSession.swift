@@ -7,41 +7,53 @@ import TestSupport
 /// with standard error joined to standard output, and `sharelog` on the
 /// `PATH` is the built binary with the clock fixed at `now` (unless a
 /// command gives `--now`), so the times a page shows are the times it
-/// prints. The folder holds `jane.vcf`, the card the pages share.
+/// prints. The folder starts empty: a page makes the files it uses (the
+/// README writes `jane.vcf` in its first block).
 ///
 /// A command that runs until stopped (`serve`, `http`, `relay`, `sync
 /// --follow`) is started in the background: the lines the page shows for
 /// it must come within 30 s, and it runs on through the page's later
 /// blocks (the "other terminal"), until `stop()`.
 final class ConsoleSession {
-    /// The page's clock: the README's share, made now with `--ttl 7d`,
-    /// expires at 2026-12-06T12:39:07.761Z.
+    /// The pages' clock, for a command that gives no `--now`: the
+    /// README's replication share, made now with the default TTL, expires
+    /// at 2026-12-06T12:39:07.761Z.
     static let now = "2026-11-29T12:39:07.761Z"
-    static let jane = "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Appleseed;Jane;;;\r\nFN:Jane Appleseed\r\nORG:Acme\r\nTITLE:Boss\r\nEND:VCARD\r\n"
 
     let folder = TemporaryDirectory("console")
     private(set) var match: ConsoleMatch
     private var background: [(command: String, process: Subprocess)] = []
     private let environment: [String: String]
 
-    init() throws {
+    /// A session whose clock, for commands without `--now`, is `now`.
+    init(now: String = ConsoleSession.now) throws {
         let bin = folder.appending(".bin")
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         let real = CLI.executable.path
         let wrapper = """
             #!/bin/sh
             for word in "$@"; do case "$word" in --now|--now=*) exec '\(real)' "$@";; esac; done
-            exec '\(real)' --now \(Self.now) "$@"
+            exec '\(real)' --now \(now) "$@"
 
             """
-        try wrapper.write(toFile: bin + "/sharelog", atomically: true, encoding: .utf8)
-        guard chmod(bin + "/sharelog", 0o755) == 0 else { throw ConsoleFailure("chmod of the sharelog wrapper failed") }
-        try Self.jane.write(toFile: folder.appending("jane.vcf"), atomically: true, encoding: .utf8)
+        try Self.writeExecutable(wrapper, to: bin + "/sharelog")
         match = ConsoleMatch(home: folder.path)
         environment = CLI.inheritedEnvironment.merging(["HOME": folder.path, "PATH": "\(bin):/usr/bin:/bin", "LANG": "C.UTF-8"]) { _, new in new }
     }
 
     deinit { stop() }
+
+    /// Writes `text` to a new executable file at `path` through a
+    /// descriptor closed on exec: a process another test spawns meanwhile
+    /// must not keep the file open for writing, or every exec of it would
+    /// fail with ETXTBSY ("Text file busy") while that process lives.
+    private static func writeExecutable(_ text: String, to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        guard descriptor >= 0 else { throw ConsoleFailure("cannot make \(path): errno \(errno)") }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        guard close(descriptor) == 0, written == bytes.count else { throw ConsoleFailure("cannot write \(path)") }
+    }
 
     /// Runs `block`'s commands; returns what did not match, one entry a command.
     func run(_ block: ConsoleBlock) throws -> [String] {

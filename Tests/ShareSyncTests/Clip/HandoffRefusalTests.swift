@@ -98,7 +98,7 @@ import TestTraits
         let created = try app.run("handoff", "--from", clip.store, "--create")
         #expect(created.status == 0, "\(created.error)")
         #expect(created.text == """
-            adopted 1 share from the clip (1 new events); 0 shares that had ended stayed behind
+            adopted 1 share from the clip (1 new event); 0 shares that had ended stayed behind
             the clip store \(clip.store) is marked as handed off; it may now be deleted
 
             """)

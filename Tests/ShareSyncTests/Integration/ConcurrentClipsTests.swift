@@ -35,7 +35,12 @@ extension SyncIntegrationTests {
         }
         let stopped = try server.stop()
         #expect(stopped.succeeded)
-        #expect(stopped.error.components(separatedBy: " clip ").count - 1 == 50)
+        // One session a clip, each ended well. A clip the full pool turned
+        // away (`refused: busy (16 clip sessions)`) tried again, as
+        // documented: a clip makes its store while it holds its place (only
+        // a server that accepted makes one), so 50 at once may meet a full pool.
+        let lines = stopped.error.split(separator: "\n").filter { $0.contains(" clip ") && !$0.contains(": refused: busy (") }
+        #expect(lines.count == 50, "\(lines)")
         #expect(stopped.error.components(separatedBy: "fetch: ended well").count - 1 == 50)
     }
 }

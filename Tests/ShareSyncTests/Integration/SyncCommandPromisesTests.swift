@@ -48,6 +48,54 @@ extension SyncIntegrationTests {
         #expect(FileManager.default.fileExists(atPath: existing.store))
     }
 
+    /// Nor does a typo in a `tcp:` or `exec:` endpoint: a missing store is
+    /// made only once a server has accepted the session, whatever the
+    /// transport (item 18). An `exec:` command that cannot be run is named,
+    /// with its exit status, not the pipes' descriptors.
+    @Test func aTypoInATCPOrExecEndpointLeavesNoStoreBehind() throws {
+        let directory = TemporaryDirectory("typo-forms")
+        let keyFile = directory.appending("sync.key")
+        #expect(try SharelogCLI(store: directory.appending("keys"), now: Self.now).run("keygen", keyFile).succeeded)
+        let link = "https://cards.example.com/appclip?id=6f1c2a9e-58b4-4d9a-9f0e-2b7c1d3e4f50"
+        // Port 1 (tcpmux) is privileged and served by nothing here.
+        let cases: [(store: String, arguments: [String], status: Int32, error: String)] = [
+            ("sync-tcp", ["sync", "--connect", "tcp:127.0.0.1:1", "--key-file", keyFile], 1, "sharelog: sync failed: nothing accepts connections at tcp:127.0.0.1:1"),
+            ("sync-exec", ["sync", "--connect", "exec:nosuchcmd-xyz"], 1,
+             "sharelog: sync failed: the command 'nosuchcmd-xyz' could not be run: the shell found no such command (exit status 127)"),
+            ("clip-exec", ["clip", "open", link, "--connect", "exec:nosuchcmd-xyz"], 1,
+             "sharelog: cannot fetch share 6f1c2a9e-58b4-4d9a-9f0e-2b7c1d3e4f50: the command 'nosuchcmd-xyz' could not be run: the shell found no such command (exit status 127)"),
+            ("clip-tcp", ["clip", "open", link, "--connect", "tcp:127.0.0.1:1"], 2, "sharelog: a clip does not sync over tcp:"),
+            ("sync-exit", ["sync", "--connect", "exec:exit 3"], 1, "sharelog: sync failed: the command 'exit 3' ended (exit status 3) before the session did"),
+        ]
+        for typo in cases {
+            let cli = SharelogCLI(store: directory.appending(typo.store), now: Self.now)
+            let failed = try cli.run(arguments: typo.arguments)
+            #expect(failed.status == typo.status, "\(typo.arguments): \(failed.error)")
+            #expect(failed.error.contains(typo.error), "\(typo.arguments): \(failed.error)")
+            #expect(!failed.error.contains("descriptors"), "\(failed.error)")
+            #expect(!FileManager.default.fileExists(atPath: cli.store), "\(typo.arguments) left a store")
+        }
+    }
+
+    /// A store that `sync` makes over `exec:` is made once the server has
+    /// accepted, and is the replica its hello named: the server's session
+    /// line (on the command's standard error, which is sync's) gives the
+    /// id that the new store has.
+    @Test func aStoreMadeOnceTheServerAcceptedIsTheReplicaItAnnounced() throws {
+        let directory = TemporaryDirectory("made-late")
+        let main = SharelogCLI(store: directory.appending("main"), now: Self.now)
+        #expect(try main.run("init").succeeded)
+        _ = try Self.createShare(main, TestCard.make("Main", 0))
+        let follower = SharelogCLI(store: directory.appending("follower"), now: Self.now)
+        let server = "exec:'\(SharelogCLI.executable)' --store '\(main.store)' --now \(Self.now) serve --stdio"
+        let pulled = try follower.run("sync", "--connect", server)
+        #expect(pulled.succeeded, "\(pulled.error)")
+        #expect(pulled.text.hasPrefix("received 1 event (1 new) from \(try main.replicaID()), sent 0 events\n"), "\(pulled.text)")
+        let announced = try #require(pulled.error.firstMatch(of: /session stdio main ([0-9a-f-]{36}): pull: ended well/)?.1, "\(pulled.error)")
+        #expect(String(announced) == (try follower.replicaID()))
+        #expect(try follower.eventCount() == 1)
+    }
+
     /// `serve --listen` names the forms a server can listen on (item 12).
     @Test func serveRefusesAnEndpointItCannotListenOn() throws {
         let directory = TemporaryDirectory("listen")
