@@ -131,7 +131,7 @@ struct SessionFuzzInput {
             return .fetch((0..<Int(b & 63) + 1).map { Self.names[($0 + Int(b >> 6)) % Self.names.count] })
         case .records: return .records(records(asked: asked))
         case .heartbeat: return .heartbeat
-        case .error: return .error(code: SyncErrorCode(rawValue: UInt16(byte() % 13) + 1)!, message: "from the fuzzer")
+        case .error: return .error(code: SyncErrorCode.allCases[Int(byte()) % SyncErrorCode.allCases.count], message: "from the fuzzer")
         case .bye: return .bye
         }
     }

@@ -7,9 +7,10 @@ import ShareLog
 ///
 /// A value that performs no I/O: messages, the results of reads and the
 /// log's moves go in, `SessionAction`s come out, and `SessionRunner`
-/// carries them out against the store and the channel. Each directions' machine is there only when
-/// the session runs that direction, so a message for a direction the
-/// session does not run is refused by an exhaustive switch, never ignored.
+/// carries them out against the store and the channel. Each directions'
+/// machine is there only when the session runs that direction, so a
+/// message for a direction the session does not run is refused by an
+/// exhaustive switch, never ignored.
 struct SessionMachine {
     /// Which end of the connection this side is.
     enum Side: Equatable, Sendable {

@@ -53,6 +53,17 @@ import TestTraits
         #expect(try client.join("the client gives up") == Self.unknownType)
     }
 
+    /// A keyless server's welcome and acceptance, telling the client it
+    /// holds `heldOfYou` of the client's own events.
+    static func admit(over server: any ByteChannel, heldOfYou: UInt64) throws {
+        let welcome = Message.Welcome(
+            version: 2, replica: ReplicaID(uuid: UUID(uuidString: "5c2f8d0e-6a1b-4c3d-8e9f-0a1b2c3d4e5f")!),
+            epoch: Epoch(uuid: UUID(uuidString: "7d3e9f1a-2b4c-4d5e-9f0a-1b2c3d4e5f60")!), nonce: HandshakeNonce(bytes: [UInt8](repeating: 3, count: 32))!,
+            proof: nil)
+        let accepted = Message.accepted(Message.Accepted(heldOfYou: heldOfYou, proof: nil))
+        try server.write(FrameEncoder.encode(Message.welcome(welcome).frame) + FrameEncoder.encode(accepted.frame), deadline: after(.seconds(30)))
+    }
+
     /// How a server may end a clip's session before answering its fetch,
     /// and what the clip says of it.
     static let endings: [(message: Message, outcome: String)] = [
@@ -73,13 +84,7 @@ import TestTraits
             return request
         }, in: directory)
         defer { server.close(); listener.close() }
-        let welcome = Message.Welcome(
-            version: 2, replica: ReplicaID(uuid: UUID(uuidString: "5c2f8d0e-6a1b-4c3d-8e9f-0a1b2c3d4e5f")!),
-            epoch: Epoch(uuid: UUID(uuidString: "7d3e9f1a-2b4c-4d5e-9f0a-1b2c3d4e5f60")!), nonce: HandshakeNonce(bytes: [UInt8](repeating: 3, count: 32))!,
-            proof: nil)
-        try server.write(
-            FrameEncoder.encode(Message.welcome(welcome).frame) + FrameEncoder.encode(Message.accepted(Message.Accepted(heldOfYou: 0, proof: nil)).frame),
-            deadline: after(.seconds(30)))
+        try Self.admit(over: server, heldOfYou: 0)
         let fetch = try server.read(exactly: 9 + 2 + 16, deadline: after(.seconds(30)))
         #expect(try RawPeer.messages(in: fetch) == [.fetch([name])])
         try server.write(FrameEncoder.encode(Self.endings[ending].message.frame), deadline: after(.seconds(30)))
@@ -88,19 +93,13 @@ import TestTraits
 
     /// A main whose server claims, in `accepted`, to hold more of the
     /// client's own events than it made tells the server why and fails,
-    /// with nothing sent and its replica id kept (before, it took a new id
+    /// before any event is sent, with its replica id kept (before, it took a new id
     /// on the server's word).
     @Test func aMainToldItsServerHoldsEventsItNeverMadeRefusesAndKeepsItsID() throws {
         let directory = TemporaryDirectory("sync")
         let (client, server, listener, replica) = try Self.connect({ SyncRequest(endpoint: $0) }, in: directory)
         defer { server.close(); listener.close() }
-        let welcome = Message.Welcome(
-            version: 2, replica: ReplicaID(uuid: UUID(uuidString: "5c2f8d0e-6a1b-4c3d-8e9f-0a1b2c3d4e5f")!),
-            epoch: Epoch(uuid: UUID(uuidString: "7d3e9f1a-2b4c-4d5e-9f0a-1b2c3d4e5f60")!), nonce: HandshakeNonce(bytes: [UInt8](repeating: 3, count: 32))!,
-            proof: nil)
-        try server.write(
-            FrameEncoder.encode(Message.welcome(welcome).frame) + FrameEncoder.encode(Message.accepted(Message.Accepted(heldOfYou: 4, proof: nil)).frame),
-            deadline: after(.seconds(30)))
+        try Self.admit(over: server, heldOfYou: 4)
         let outcome = try client.join("the client refuses")
         let expected = "replica \(replica) made 0 events under its id, and its peer claims to hold 4 of them: refused before any event was sent, and the id kept. "
             + "If that replica's store was restored in place from an older copy together with its high-water file, "
