@@ -106,10 +106,10 @@ struct ShareAnswer {
         guard let preview = output.preview else { return }
         // The card's words are the sharer's: escaped, so that no field can
         // print a line of its own or drive the terminal.
-        context.print("name:     \(preview.name.map(TerminalText.escaped) ?? "-")")
-        context.print("title:    \(preview.title.map(TerminalText.escaped) ?? "-")")
-        context.print("company:  \(preview.organization.map(TerminalText.escaped) ?? "-")")
-        context.print("photo:    \(preview.photo.map { "\($0.mediaType.map(TerminalText.escaped) ?? "unknown type"), \($0.byteCount) bytes" } ?? "-")")
+        context.print("name:     \(preview.name.map(EscapedText.escaped) ?? "-")")
+        context.print("title:    \(preview.title.map(EscapedText.escaped) ?? "-")")
+        context.print("company:  \(preview.organization.map(EscapedText.escaped) ?? "-")")
+        context.print("photo:    \(preview.photo.map { "\($0.mediaType.map(EscapedText.escaped) ?? "unknown type"), \($0.byteCount) bytes" } ?? "-")")
         for warning in preview.warnings { context.print("warning:  \(warning)") }
     }
 }

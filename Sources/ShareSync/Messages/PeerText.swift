@@ -1,3 +1,5 @@
+import ShareClip
+
 /// Text a peer chose (an `error` message's words), made safe to put in a
 /// log line: quoted, cut, and with everything that could pass for the
 /// log's own structure escaped.
@@ -11,10 +13,9 @@ enum PeerText {
     /// The most UTF-8 bytes of a peer's text kept; the rest is counted.
     static let maxBytes = 300
 
-    /// `text` in double quotes: `"` and `\` escaped with a backslash, line
-    /// breaks as `\n`, `\r`, `\t`, and every other control, format or
-    /// separator character as `\u{XXXX}`; cut after `maxBytes` bytes of
-    /// text with the count of the bytes left out.
+    /// `text` in double quotes, escaped as `EscapedText` escapes it, a
+    /// double quote included; cut after `maxBytes` bytes of text with the
+    /// count of the bytes left out.
     ///
     /// Cost: one pass over at most `maxBytes` bytes of the text.
     static func quoted(_ text: String) -> String {
@@ -28,25 +29,8 @@ enum PeerText {
                 return out + "\"… (\(left) more bytes)"
             }
             kept += size
-            out += escaped(scalar)
+            out += EscapedText.escaped(scalar, quoting: true)
         }
         return out + "\""
-    }
-
-    private static func escaped(_ scalar: Unicode.Scalar) -> String {
-        switch scalar {
-        case "\"": return "\\\""
-        case "\\": return "\\\\"
-        case "\n": return "\\n"
-        case "\r": return "\\r"
-        case "\t": return "\\t"
-        default:
-            switch scalar.properties.generalCategory {
-            case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned:
-                return "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            default:
-                return String(scalar)
-            }
-        }
     }
 }

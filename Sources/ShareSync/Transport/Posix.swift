@@ -26,14 +26,20 @@ enum Posix {
     /// passed (`.now`) looks once without waiting. An error or hang-up on
     /// the descriptor counts as ready: the next read or write reports it.
     static func wait(_ descriptor: Int32, for events: Int16, deadline: ContinuousClock.Instant?) throws(TransportError) -> Bool {
-        var entry = pollfd(fd: descriptor, events: events, revents: 0)
+        var entries = [pollfd(fd: descriptor, events: events, revents: 0)]
+        return try pollReady(&entries, deadline: deadline)
+    }
+
+    /// `poll(2)` on `entries` until one of them is ready, retrying `EINTR`:
+    /// true when one is (their `revents` say which), false once `deadline`
+    /// passes. A deadline already passed still gets one look: it bounds
+    /// the wait, not the work.
+    private static func pollReady(_ entries: inout [pollfd], deadline: ContinuousClock.Instant?) throws(TransportError) -> Bool {
         var looked = false
         while true {
-            // A deadline already passed still gets one look: it bounds the
-            // wait, not the work.
             guard let timeout = pollTimeout(until: deadline) ?? (looked ? nil : 0) else { return false }
             looked = true
-            let ready = poll(&entry, 1, timeout)
+            let ready = Glibc.poll(&entries, nfds_t(entries.count), timeout)
             if ready > 0 { return true }
             if ready < 0, errno != EINTR { throw .system(operation: "poll", errno: errno) }
         }
@@ -48,20 +54,12 @@ enum Posix {
     ) throws(TransportError) -> ChannelReadiness {
         var entries = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
         if let wake { entries.append(pollfd(fd: wake, events: Int16(POLLIN), revents: 0)) }
-        var looked = false
-        while true {
-            guard let timeout = pollTimeout(until: deadline) ?? (looked ? nil : 0) else { return .timedOut }
-            looked = true
-            let ready = poll(&entries, nfds_t(entries.count), timeout)
-            if ready > 0 {
-                if entries[0].revents != 0 { return .readable }
-                if entries.count > 1, entries[1].revents & Int16(POLLNVAL) != 0 {
-                    throw .system(operation: "poll on the wake-up descriptor \(entries[1].fd)", errno: EBADF)
-                }
-                return .woken
-            }
-            if ready < 0, errno != EINTR { throw .system(operation: "poll", errno: errno) }
+        guard try pollReady(&entries, deadline: deadline) else { return .timedOut }
+        if entries[0].revents != 0 { return .readable }
+        if entries.count > 1, entries[1].revents & Int16(POLLNVAL) != 0 {
+            throw .system(operation: "poll on the wake-up descriptor \(entries[1].fd)", errno: EBADF)
         }
+        return .woken
     }
 
     /// What ended a wait of a write (`waitWritable(_:orReadable:deadline:)`).
@@ -87,21 +85,12 @@ enum Posix {
             entries = [pollfd(fd: output, events: Int16(POLLOUT), revents: 0)]
             if let input { entries.append(pollfd(fd: input, events: Int16(POLLIN), revents: 0)) }
         }
-        let writable = Int16(POLLOUT) | Int16(POLLERR) | Int16(POLLNVAL)
-        var looked = false
-        while true {
-            guard let timeout = pollTimeout(until: deadline) ?? (looked ? nil : 0) else { return .timedOut }
-            looked = true
-            let ready = poll(&entries, nfds_t(entries.count), timeout)
-            if ready > 0 {
-                // A hang-up on a socket also sets POLLHUP: a read reports it
-                // (the end of the stream) before the write fails.
-                if entries[0].revents & writable != 0 { return .writable }
-                if input == nil, entries[0].revents & Int16(POLLHUP) != 0 { return .writable }
-                return .readable
-            }
-            if ready < 0, errno != EINTR { throw .system(operation: "poll", errno: errno) }
-        }
+        guard try pollReady(&entries, deadline: deadline) else { return .timedOut }
+        // A hang-up on a socket also sets POLLHUP: a read reports it (the
+        // end of the stream) before the write fails.
+        if entries[0].revents & (Int16(POLLOUT) | Int16(POLLERR) | Int16(POLLNVAL)) != 0 { return .writable }
+        if input == nil, entries[0].revents & Int16(POLLHUP) != 0 { return .writable }
+        return .readable
     }
 
     /// What one `read`, `send` or `write` did.
