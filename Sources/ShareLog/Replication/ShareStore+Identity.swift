@@ -13,7 +13,10 @@ extension ShareStore {
     /// snapshot. Events it made under the old id stay in its log and are
     /// replicated as that id's, like any peer's. The high-water file then
     /// records the new epoch (a crash before that costs one more renewal
-    /// at the next open, never a missed one).
+    /// at the next open, never a missed one). Other opens of the store, in
+    /// other processes or instances, keep the id they opened with: an
+    /// operator's renewal is `renewIdentityAlone()`, which refuses while
+    /// any exists.
     @discardableResult
     public func renewIdentity(reason: IdentityRenewal.Reason = .requested) throws -> IdentityRenewal {
         let home = try Self.homeIdentity(at: path)
