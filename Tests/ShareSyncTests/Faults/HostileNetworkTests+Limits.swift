@@ -142,8 +142,11 @@ extension HostileNetworkTests {
         #expect(cli.status == 1, "\(cli.error)")
         #expect(cli.error.contains("busy") && !cli.error.contains("TLS"), "\(cli.error)")
         #expect(cli.error.contains("the server has 1 main session, the most it holds"), "\(cli.error)")
-        server.pump()
-        #expect(server.lines.count { $0.contains(": refused: busy (1 main session)") } >= 2)
+        // Logged from the server's log thread, after the answer went out.
+        try Deadline.block(until: "the server logs both busy refusals; it logged: \(server.lines)", timeout: .seconds(30), every: .milliseconds(5)) {
+            server.pump()
+            return server.lines.count { $0.contains(": refused: busy (1 main session)") } >= 2
+        }
 
         Glibc.kill(follower.pid, SIGINT)
         let ended = try follower.finish(timeout: .seconds(30))
