@@ -74,8 +74,9 @@ public struct ShareWorkload: CrashWorkload {
             do {
                 try store.revoke(target)
                 return CrashResult()
-            } catch ShareLogError.expired(_, let at, let reason) {
+            } catch {
                 // Another writer's sweep, at a later clock, ended it first.
+                guard case .expired(_, let at, let reason) = error else { throw error }
                 return CrashResult(endedAt: at.milliseconds, endedBecause: reason.description)
             }
         case Kind.sweep:

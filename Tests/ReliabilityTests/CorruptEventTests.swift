@@ -70,7 +70,11 @@ import TestTraits
         #expect(report.positionGaps == [])
 
         let error = #expect(throws: ShareLogError.self) { try store.events(after: 0) }
-        #expect(error == .corruptEvent(position: sequence, reason: reason))
+        guard case .corruptEvent(sequence, .undecodable(let decoding))? = error else {
+            Issue.record("expected corruptEvent(\(sequence), undecodable), got \(String(describing: error))")
+            return
+        }
+        #expect(decoding.description == reason)
         #expect(error?.description == "log entry \(sequence) is corrupt (\(reason)); run 'sharelog verify' and restore from a replica")
         #expect(try store.events(after: 0, limit: Int(sequence) - 1).map(\.position) == Array(1..<sequence))
         #expect(try store.events(after: sequence).map(\.position) == Array(sequence + 1..<8))
@@ -89,7 +93,7 @@ import TestTraits
         let (bytes, _) = Damage.flippedByte.apply(to: try fixture.rawEvent(at: 4))
         try fixture.plant(bytes, atSequence: 4)
         let error = #expect(throws: ShareLogError.self) { try fixture.store.compact() }
-        #expect(error == .corruptEvent(position: 4, reason: "event checksum does not match its bytes"))
+        #expect(error == .corruptEvent(position: 4, reason: .undecodable(.checksumMismatch)))
     }
 
     @Test func sharelogVerifyExitsWithTheSequence() throws {

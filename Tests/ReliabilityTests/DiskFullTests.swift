@@ -47,7 +47,7 @@ struct DiskFullTests {
             let card = SampleCard.make(index: index, photoBytes: 2000)
             do {
                 acknowledged[try store.create(vCard: card).recordName] = card
-            } catch let error as ShareLogError {
+            } catch {
                 DiskFullCheck.expectOutOfSpace(error)
                 #expect(try store.stats().events == acknowledged.count)
                 for (name, card) in acknowledged { #expect(try store.share(name).vCard == card) }

@@ -6,7 +6,7 @@ import TestSupport
 import TestTraits
 
 /// Cancelling the task that awaits a long async operation stops it at its
-/// next batch, with `CancellationError`; what committed stays, and running
+/// next batch, with `ShareLogError.cancelled`; what committed stays, and running
 /// it again finishes the job (docs/EMBEDDING.md "Threads and async").
 @Suite(.hangDeadline) struct AsyncCancellationTests {
     static let shares = 20
@@ -36,7 +36,7 @@ import TestTraits
         let ended = try await Self.cancelled(at: 3) { progress in
             try await test.store.sweep(at: due, batchSize: 1) { progress($0.batches) }
         }
-        #expect(throws: CancellationError.self) { try ended.get() }
+        #expect(throws: ShareLogError.cancelled) { try ended.get() }
         // Three batches of one committed; the rest is left for the next sweep.
         #expect(try await test.store.sweep(at: due).expired == Self.shares - 3)
         #expect(try await test.store.verify().isConsistent)
@@ -48,7 +48,7 @@ import TestTraits
         let ended = try await Self.cancelled(at: 3) { progress in
             try await test.store.compact(batchSize: 1) { progress($0.batches) }
         }
-        #expect(throws: CancellationError.self) { try ended.get() }
+        #expect(throws: ShareLogError.cancelled) { try ended.get() }
         let finished = try await test.store.compact()
         #expect(finished.redacted == Self.shares - 3)
         #expect(finished.scrub != nil)
@@ -60,7 +60,7 @@ import TestTraits
         let ended = try await Self.cancelled(at: 5) { progress in
             try await test.store.verify(chunkSize: 1) { progress($0) }
         }
-        #expect(throws: CancellationError.self) { try ended.get() }
+        #expect(throws: ShareLogError.cancelled) { try ended.get() }
         #expect(try await test.store.verify(chunkSize: 1).events == Self.shares)
     }
 }

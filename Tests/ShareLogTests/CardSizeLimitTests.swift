@@ -18,6 +18,7 @@ import TestSupport
         return head + filler + tail
     }
 
+    /// The message the CLI prints, pinned on purpose: it is what a user reads.
     static let tooLarge = "The vCard is 1048577 bytes, more than the limit of 1048576 bytes (1 MiB). Use a smaller photo and export the card again."
 
     @Test func aCardOfExactlyOneMebibyteIsKeptByteForByte() throws {
@@ -38,11 +39,11 @@ import TestSupport
     @Test func oneByteMoreIsRefusedWithTheExactErrorAndNothingWritten() throws {
         let test = try TestStore()
         let card = Self.card(byteCount: 1_048_577)
-        #expect(throws: ShareLogError.invalidVCard(reason: Self.tooLarge)) { try test.store.create(vCard: card) }
-        #expect(throws: ShareLogError.invalidVCard(reason: Self.tooLarge)) { try test.store.create(vCards: [smallCard(), card]) }
+        #expect(throws: ShareLogError.invalidVCard(.tooLarge(byteCount: 1_048_577))) { try test.store.create(vCard: card) }
+        #expect(throws: ShareLogError.invalidVCard(.tooLarge(byteCount: 1_048_577))) { try test.store.create(vCards: [smallCard(), card]) }
         let name = RecordName.random()
         let foreign = ForeignReplica().created(name, vCard: card, at: test.clock.now(), ttl: .seconds(3600))
-        #expect(throws: ShareLogError.invalidEvent(foreign.id, reason: "share \(name) carries a card ShareLog refuses: \(Self.tooLarge)")) {
+        #expect(throws: ShareLogError.invalidEvent(foreign.id, reason: .invalidCard(name, .tooLarge(byteCount: 1_048_577)))) {
             try test.store.apply([foreign])
         }
         #expect(try test.store.stats().events == 0)

@@ -99,7 +99,7 @@ import Testing
                     let expired = try test.store.revoke(name)
                     #expect(refusal == nil && expired == ShareExpired(recordName: name, at: now, reason: .revoked), "\(context)")
                     seen.revokes += 1
-                } catch let error as ShareLogError {
+                } catch {
                     #expect(error == refusal, "\(context)")
                 }
             case .create(let card, let ttl):

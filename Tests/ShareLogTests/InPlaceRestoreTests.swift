@@ -40,7 +40,8 @@ import Testing
             let batch: ReplicationBatch
             do {
                 batch = try store.replicationBatch(after: cursor?.position ?? 0, inEpoch: cursor?.epoch)
-            } catch ShareLogError.snapshotRequired {
+            } catch {
+                guard case .snapshotRequired = error else { throw error }
                 var after: UInt64 = 0, upTo: UInt64?, epoch: Epoch?
                 repeat {
                     let part = try store.snapshotBatch(after: after)

@@ -61,21 +61,21 @@ import Testing
     @Test func aPeersEventsPassTheChecksALocalWritePasses() throws {
         let test = try TestStore()
         let peer = ForeignReplica(), now = test.clock.now()
-        let refused: [(Event, String)] = [
-            (peer.created(at: now, ttl: .seconds(59)), "would live 59 seconds; a share lives 1 minute to 30 days"),
-            (peer.created(at: now, ttl: .seconds(30 * 24 * 3600 + 1)), "would live 2592001 seconds; a share lives 1 minute to 30 days"),
-            (peer.created(vCard: Array("not a card".utf8), at: now, ttl: .seconds(3600)), "carries a card ShareLog refuses"),
+        let tooShort = peer.created(at: now, ttl: .seconds(59))
+        let tooLong = peer.created(at: now, ttl: .seconds(30 * 24 * 3600 + 1))
+        let notACard = peer.created(vCard: Array("not a card".utf8), at: now, ttl: .seconds(3600))
+        let oversized = peer.event(.unknown(code: 77, flags: 0, payload: Array(repeating: 1, count: 1_048_576 + 4096)))
+        let refused: [(Event, InvalidEventReason)] = [
+            (tooShort, .lifetimeOutOfRange(try #require(tooShort.recordName), seconds: 59)),
+            (tooLong, .lifetimeOutOfRange(try #require(tooLong.recordName), seconds: 2_592_001)),
+            (notACard, .invalidCard(try #require(notACard.recordName), .missingBegin)),
             (Event(id: EventID(origin: peer.id, counter: 0), kind: .shareExpired(ShareExpired(recordName: .random(), at: now, reason: .ttl))),
-             "counter 0 is reserved for the TTL end of the share its origin names"),
-            (peer.event(.unknown(code: 77, flags: 0, payload: Array(repeating: 1, count: 1_048_576 + 4096))), "bytes encoded, over the limit of 1052672"),
+             .reservedCounter),
+            (oversized, .tooLarge(encodedBytes: EventCodec.encode(oversized).count, limit: 1_052_672)),
         ]
         for (event, reason) in refused {
-            do {
+            #expect(throws: ShareLogError.invalidEvent(event.id, reason: reason)) {
                 try test.store.apply([peer.created(at: now, ttl: .seconds(3600)), event])
-                Issue.record("\(event.id) was applied")
-            } catch ShareLogError.invalidEvent(let id, let message) {
-                #expect(id == event.id)
-                #expect(message.contains(reason), "\(message)")
             }
         }
         #expect(try test.store.stats().events == 0)

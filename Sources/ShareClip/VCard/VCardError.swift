@@ -1,5 +1,5 @@
-/// Why bytes are not a vCard the store keeps or the preview reads (`invalidVCard(reason:)`:
-/// the reason is ``description``).
+/// Why bytes are not a vCard the store keeps or the preview reads (the store's
+/// `ShareLogError.invalidVCard` carries it as its cause).
 ///
 /// The checks run in the order of the cases below and the first failure is reported.
 public enum VCardError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -5,14 +5,14 @@ import LMDB
 /// what it holds to the full app, exactly once.
 extension ShareStore {
     /// Remembers `name` as the share this store showed last, durably.
-    public func recordShown(_ name: RecordName) throws {
+    public func recordShown(_ name: RecordName) throws(ShareLogError) {
         try write { txn in try txn.put(name.bytes, forKey: MetaKey.lastShown, in: self.schema.meta) }
     }
 
     /// The share this store showed last (`recordShown`), or nil.
     ///
     /// - Throws: `corruptMeta("last-shown")` for a value that is not a record name.
-    public func lastShown() throws -> RecordName? {
+    public func lastShown() throws(ShareLogError) -> RecordName? {
         let stored = try read { txn in
             try txn.withValue(forKey: MetaKey.lastShown, in: schema.meta) { $0.count == 16 ? RecordName(bytes: $0) : nil }
         }
@@ -24,7 +24,7 @@ extension ShareStore {
     /// The replica this store was handed off to, and when; nil before.
     ///
     /// - Throws: `corruptMeta("handed-off")` for a value that is not 24 bytes.
-    public func handedOff() throws -> (to: ReplicaID, at: Timestamp)? {
+    public func handedOff() throws(ShareLogError) -> (to: ReplicaID, at: Timestamp)? {
         let stored = try read { txn in try txn.value(forKey: MetaKey.handedOff, in: schema.meta) }
         return try stored.map(Self.handoffMark)
     }
@@ -47,7 +47,7 @@ extension ShareStore {
     /// read transaction: valid on a store opened read-only.
     ///
     /// - Throws: `corruptMeta("origin-sequence")` for a damaged counter.
-    public func clipStoreRefusal() throws -> HandoffRefusal? {
+    public func clipStoreRefusal() throws(ShareLogError) -> HandoffRefusal? {
         let (made, pulled, shown) = try read { txn in
             (
                 try ShareProjection.counter(MetaKey.originSequence, schema: schema, in: txn),
@@ -81,13 +81,14 @@ extension ShareStore {
     /// `clip` must be open for writing (the mark is written to it). A clip
     /// holds a handful of shares, so its whole log is read at once.
     ///
-    /// - Throws: `HandoffRefusal` as above; storage errors.
-    public func adopt(from clip: ShareStore, at time: Timestamp? = nil) throws -> HandoffReport {
+    /// - Throws: `handoffRefused` with the `HandoffRefusal` as above;
+    ///   `storage` and the `corrupt…` cases as any write.
+    public func adopt(from clip: ShareStore, at time: Timestamp? = nil) throws(ShareLogError) -> HandoffReport {
         let now = time ?? clock.now()
         var report = HandoffReport()
-        if let refusal = try clip.clipStoreRefusal() { throw refusal }
+        if let refusal = try clip.clipStoreRefusal() { throw .handoffRefused(refusal) }
         if let mark = try clip.handedOff() {
-            guard mark.to == replicaID else { throw HandoffRefusal.handedOffElsewhere(path: clip.path, to: mark.to, at: mark.at) }
+            guard mark.to == replicaID else { throw .handoffRefused(.handedOffElsewhere(path: clip.path, to: mark.to, at: mark.at)) }
             report.alreadyHandedOffAt = mark.at
             return report
         }
@@ -112,7 +113,9 @@ extension ShareStore {
             // naming this store keeps its first time.
             if let stored = try txn.value(forKey: MetaKey.handedOff, in: clip.schema.meta) {
                 let mark = try Self.handoffMark(stored)
-                guard mark.to == target else { throw HandoffRefusal.handedOffElsewhere(path: clipPath, to: mark.to, at: mark.at) }
+                guard mark.to == target else {
+                    throw ShareLogError.handoffRefused(.handedOffElsewhere(path: clipPath, to: mark.to, at: mark.at))
+                }
                 return
             }
             try txn.put(target.bytes + Key.bigEndian(now.milliseconds), forKey: MetaKey.handedOff, in: clip.schema.meta)
@@ -127,9 +130,9 @@ extension ShareStore {
     /// Decodes a `handed-off` value: a replica id, then milliseconds.
     ///
     /// - Throws: `corruptMeta("handed-off")` for a value that is not 24 bytes.
-    private static func handoffMark(_ stored: [UInt8]) throws -> (to: ReplicaID, at: Timestamp) {
+    private static func handoffMark(_ stored: [UInt8]) throws(ShareLogError) -> (to: ReplicaID, at: Timestamp) {
         guard stored.count == 24, let milliseconds = Key.integer(stored.withUnsafeBytes { UnsafeRawBufferPointer(rebasing: $0[16...]) }, as: Int64.self)
-        else { throw ShareLogError.corruptMeta("handed-off") }
+        else { throw .corruptMeta("handed-off") }
         return (ReplicaID(bytes: stored[..<16]), Timestamp(milliseconds: milliseconds))
     }
 }

@@ -24,7 +24,7 @@ extension ShareStore {
     /// - Parameter progress: called after each committed batch.
     @discardableResult
     @available(*, noasync, message: "use the async compact from async code")
-    public func compact(batchSize: Int = 1000, progress: ((CompactionReport) -> Void)? = nil) throws -> CompactionReport {
+    public func compact(batchSize: Int = 1000, progress: ((CompactionReport) -> Void)? = nil) throws(ShareLogError) -> CompactionReport {
         try compact(batchSize: batchSize, progress: progress, cancellation: nil)
     }
 
@@ -32,7 +32,7 @@ extension ShareStore {
     /// batch and before the scrub (for the async form).
     func compact(
         batchSize: Int, progress: ((CompactionReport) -> Void)?, cancellation: CancellationFlag?
-    ) throws -> CompactionReport {
+    ) throws(ShareLogError) -> CompactionReport {
         precondition(batchSize > 0, "a compaction batch holds at least one entry")
         var report = CompactionReport()
         while true {

@@ -25,7 +25,7 @@ extension ShareStore {
     @available(*, noasync, message: "use the async sweep from async code")
     public func sweep(
         at time: Timestamp? = nil, batchSize: Int = 1000, progress: ((SweepReport) -> Void)? = nil
-    ) throws -> SweepReport {
+    ) throws(ShareLogError) -> SweepReport {
         try sweep(at: time, batchSize: batchSize, progress: progress, cancellation: nil)
     }
 
@@ -33,7 +33,7 @@ extension ShareStore {
     /// each batch (for the async form).
     func sweep(
         at time: Timestamp?, batchSize: Int, progress: ((SweepReport) -> Void)?, cancellation: CancellationFlag?
-    ) throws -> SweepReport {
+    ) throws(ShareLogError) -> SweepReport {
         precondition(batchSize > 0, "a sweep batch holds at least one share")
         let now = time ?? clock.now()
         let dueKeys = Key.due(at: now)

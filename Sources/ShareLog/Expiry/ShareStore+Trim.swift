@@ -33,7 +33,7 @@ extension ShareStore {
     public func trim(
         retention: Duration = ShareStore.defaultRetention, at time: Timestamp? = nil, windowSize: Int = 10_000, batchSize: Int = 500,
         progress: ((TrimReport) -> Void)? = nil
-    ) throws -> TrimReport {
+    ) throws(ShareLogError) -> TrimReport {
         precondition(retention >= ShareStore.ttlRange.upperBound, "a share must be remembered longer than the longest time to live")
         precondition(windowSize > 0 && batchSize > 0, "a trim handles at least one share at a time")
         let now = time ?? clock.now()
@@ -76,7 +76,7 @@ extension ShareStore {
             last = position
             let event: Event
             do throws(EventDecodingError) { event = try EventCodec.decode(entry.value) } catch {
-                failure = .corruptEvent(position: position, reason: error.description)
+                failure = .corruptEvent(position: position, reason: .undecodable(error))
                 return .stop
             }
             guard let name = event.recordName else { return .proceed }

@@ -62,7 +62,7 @@ struct EventLog {
             Result { () throws(EventDecodingError) in try EventCodec.decode(bytes) }
         }
         return try decoded.map { result in
-            try result.mapError { ShareLogError.corruptEvent(position: sequence, reason: $0.description) }.get()
+            try result.mapError { ShareLogError.corruptEvent(position: sequence, reason: .undecodable($0)) }.get()
         }
     }
 
@@ -73,7 +73,7 @@ struct EventLog {
     ///   names only creations.
     func card(at position: UInt64, in txn: borrowing Transaction<some TransactionAccess>) throws -> [UInt8]? {
         guard case .shareCreated(let created)? = try event(at: position, in: txn)?.kind else {
-            throw ShareLogError.corruptEvent(position: position, reason: "a share state names it as a shareCreated, and it is not one")
+            throw ShareLogError.corruptEvent(position: position, reason: .notACreation)
         }
         return created.vCard
     }
@@ -92,7 +92,7 @@ struct EventLog {
             do throws(EventDecodingError) {
                 entries.append(LoggedEvent(position: local, event: try EventCodec.decode(entry.value), size: entry.value.count))
             } catch {
-                failure = .corruptEvent(position: local, reason: error.description)
+                failure = .corruptEvent(position: local, reason: .undecodable(error))
                 return .stop
             }
             bytes += entry.value.count

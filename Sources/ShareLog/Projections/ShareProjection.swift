@@ -200,7 +200,7 @@ struct ShareProjection {
     ///   is not a creation of `name`: a state names only its own creation.
     private func holdsCard(at position: UInt64, of name: RecordName, in txn: borrowing WriteTransaction) throws -> Bool {
         guard let holds = try creationHoldsCard(at: position, of: name, in: txn) else {
-            throw ShareLogError.corruptEvent(position: position, reason: "the state of share \(name) names it as its creation, and it is not")
+            throw ShareLogError.corruptEvent(position: position, reason: .notTheCreation(of: name))
         }
         return holds
     }

@@ -18,27 +18,24 @@ enum ForeignEventValidator {
     ///   it breaks.
     static func validate(_ event: Event, encodedBytes: Int) throws(ShareLogError) {
         guard encodedBytes <= maximumEncodedBytes else {
-            throw .invalidEvent(event.id, reason: "it is \(encodedBytes) bytes encoded, over the limit of \(maximumEncodedBytes)")
+            throw .invalidEvent(event.id, reason: .tooLarge(encodedBytes: encodedBytes, limit: maximumEncodedBytes))
         }
         if event.id.isTTLEnd {
             guard case .shareExpired(let expired) = event.kind, expired.reason == .ttl,
                   expired.recordName.uuid == event.id.origin.uuid
             else {
-                throw .invalidEvent(event.id, reason: "counter 0 is reserved for the TTL end of the share its origin names")
+                throw .invalidEvent(event.id, reason: .reservedCounter)
             }
         }
         guard case .shareCreated(let created) = event.kind else { return }
         let lifetime = Int128(created.expiresAt.milliseconds) - Int128(created.createdAt.milliseconds)
         let allowed = ShareStore.ttlRange
         guard lifetime >= Int128(milliseconds(allowed.lowerBound)), lifetime <= Int128(milliseconds(allowed.upperBound)) else {
-            throw .invalidEvent(
-                event.id,
-                reason: "share \(created.recordName) would live \(lifetime / 1000) seconds; "
-                    + "a share lives 1 minute to 30 days")
+            throw .invalidEvent(event.id, reason: .lifetimeOutOfRange(created.recordName, seconds: Int64(lifetime / 1000)))
         }
         guard let vCard = created.vCard else { return }
         do { try VCardValidator.validate(vCard) } catch {
-            throw .invalidEvent(event.id, reason: "share \(created.recordName) carries a card ShareLog refuses: \(error.description)")
+            throw .invalidEvent(event.id, reason: .invalidCard(created.recordName, error))
         }
     }
 

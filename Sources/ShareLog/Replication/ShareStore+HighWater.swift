@@ -38,15 +38,20 @@ extension ShareStore {
     ///
     /// - Throws: `ShareLogError.storage` when the file cannot be written
     ///   (nothing may leave then).
-    public func raiseHighWater(through position: UInt64) throws {
+    public func raiseHighWater(through position: UInt64) throws(ShareLogError) {
         let epoch = try read { txn in try storedEpoch(in: txn) }
         try raiseHighWater(to: position, of: epoch)
     }
 
     /// `raiseHighWater(through:)` for a read of `epoch` that saw `position`.
-    func raiseHighWater(to position: UInt64, of epoch: Epoch) throws {
+    func raiseHighWater(to position: UInt64, of epoch: Epoch) throws(ShareLogError) {
         guard !options.environment.readOnly else { return }
         if highWater.withLock({ $0?.covers(position, of: epoch) ?? false }) { return }
+        try Self.storage { try raiseHighWaterLocked(to: position, of: epoch) }
+    }
+
+    /// `raiseHighWater(to:of:)` once a read of the mark found it short.
+    private func raiseHighWaterLocked(to position: UInt64, of epoch: Epoch) throws {
         try highWaterRaise.withLock { _ in
             if highWater.withLock({ $0?.covers(position, of: epoch) ?? false }) { return }
             let mark = try HighWaterFile.locked(in: path, durable: options.environment.durability != .noSync) { file in

@@ -18,8 +18,8 @@ extension ShareStore {
     /// operator's renewal is `renewIdentityAlone()`, which refuses while
     /// any exists.
     @discardableResult
-    public func renewIdentity(reason: IdentityRenewal.Reason = .requested) throws -> IdentityRenewal {
-        let home = try Self.homeIdentity(at: path)
+    public func renewIdentity(reason: IdentityRenewal.Reason = .requested) throws(ShareLogError) -> IdentityRenewal {
+        let home = try Self.storage { try Self.homeIdentity(at: path) }
         let renewal = try write { txn in try Self.renew(reason: reason, home: home, schema: self.schema, in: txn) }
         identity.withLock { $0 = (renewal.replica, renewal.epoch) }
         try raiseHighWater(to: 0, of: renewal.epoch)
@@ -36,9 +36,9 @@ extension ShareStore {
     ///
     /// - Throws: `openElsewhere` while another open for writing exists,
     ///   with nothing written.
-    public func renewIdentityAlone() throws -> IdentityRenewal {
+    public func renewIdentityAlone() throws(ShareLogError) -> IdentityRenewal {
         if let renewal = identityRenewal { return renewal }
-        guard let signal = commitSignal, let renewal = try signal.whileSoleWriter({ try renewIdentity() }) else {
+        guard let signal = commitSignal, let renewal = try signal.whileSoleWriter({ () throws(ShareLogError) in try renewIdentity() }) else {
             throw ShareLogError.openElsewhere(path: path)
         }
         return renewal

@@ -23,7 +23,7 @@ extension ShareStore {
     public func replicationBatch(
         after position: UInt64, inEpoch epoch: Epoch?, maxBytes: Int = 1 << 20, limit: Int = 10_000,
         excludingOrigin excluded: ReplicaID? = nil
-    ) throws -> ReplicationBatch {
+    ) throws(ShareLogError) -> ReplicationBatch {
         precondition(epoch != nil || position == 0, "a peer without a cursor reads from the start")
         precondition(maxBytes > 0 && limit > 0, "a batch holds at least one event")
         let batch = try read { txn in
@@ -49,7 +49,7 @@ extension ShareStore {
     /// are never moved, so later reads see the same prefix.
     public func snapshotBatch(
         after position: UInt64, maxBytes: Int = 1 << 20, limit: Int = 10_000, excludingOrigin excluded: ReplicaID? = nil
-    ) throws -> ReplicationBatch {
+    ) throws(ShareLogError) -> ReplicationBatch {
         precondition(maxBytes > 0 && limit > 0, "a batch holds at least one event")
         let batch = try read { txn in
             try run(
@@ -107,14 +107,14 @@ extension ShareStore {
     /// log reads, O(log n) each; never a scan. Before it returns, the
     /// high-water file covers the position of each event of this replica's
     /// own origin it returns (`raiseHighWater(through:)`).
-    public func events(of name: RecordName, at time: Timestamp? = nil) throws -> [Event] {
+    public func events(of name: RecordName, at time: Timestamp? = nil) throws(ShareLogError) -> [Event] {
         let now = time ?? clock.now()
         let (events, reach) = try read { txn -> ([Event], HighWaterMark?) in
             guard let state = try projection.state(of: name, in: txn) else { return ([], nil) }
             var found: [(position: UInt64, event: Event)] = []
             if let creation = state.creation, let event = try log.event(at: creation.position, in: txn) {
                 guard case .shareCreated(let created) = event.kind else {
-                    throw ShareLogError.corruptEvent(position: creation.position, reason: "the state of share \(name) names it as its creation, and it is not")
+                    throw ShareLogError.corruptEvent(position: creation.position, reason: .notTheCreation(of: name))
                 }
                 let ended = try projection.end(of: name, state, at: now, in: txn) != nil
                 found.append((creation.position, ended ? Event(id: event.id, kind: .shareCreated(created.redacted)) : event))

@@ -21,7 +21,7 @@ extension ShareStore {
     /// - Returns: how many were new and how many were already logged.
     @discardableResult
     @available(*, noasync, message: "use the async apply from async code")
-    public func apply(_ events: [Event]) throws -> ApplyReport {
+    public func apply(_ events: [Event]) throws(ShareLogError) -> ApplyReport {
         try write(foreignApplication(of: events, advancing: nil))
     }
 
@@ -34,7 +34,7 @@ extension ShareStore {
     /// position. A new epoch replaces the cursor.
     @discardableResult
     @available(*, noasync, message: "use the async apply from async code")
-    public func apply(_ events: [Event], advancing cursor: PeerCursor) throws -> ApplyReport {
+    public func apply(_ events: [Event], advancing cursor: PeerCursor) throws(ShareLogError) -> ApplyReport {
         try write(foreignApplication(of: events, advancing: cursor))
     }
 
@@ -50,7 +50,7 @@ extension ShareStore {
     /// had passed (the sync model's counterexample; docs/RELIABILITY.md).
     @discardableResult
     @available(*, noasync, message: "use the async apply from async code")
-    public func apply(_ events: [Event], resetting cursor: PeerCursor) throws -> ApplyReport {
+    public func apply(_ events: [Event], resetting cursor: PeerCursor) throws(ShareLogError) -> ApplyReport {
         try write(foreignApplication(of: events, advancing: cursor, resetting: true))
     }
 
@@ -58,8 +58,8 @@ extension ShareStore {
     /// the write that applies them, for the blocking and the async forms.
     func foreignApplication(
         of events: [Event], advancing cursor: PeerCursor?, resetting: Bool = false
-    ) throws -> @Sendable (borrowing WriteTransaction) throws -> ApplyReport {
-        let encoded = try events.map { event in
+    ) throws(ShareLogError) -> @Sendable (borrowing WriteTransaction) throws -> ApplyReport {
+        let encoded = try events.map { event throws(ShareLogError) in
             let bytes = EventCodec.encode(event)
             try ForeignEventValidator.validate(event, encodedBytes: bytes.count)
             return bytes
@@ -99,7 +99,7 @@ extension ShareStore {
     /// (0 for none): what a server tells a client of the client's own
     /// events, so that a client restored from an older copy learns that
     /// its peers hold events it never made. One index seek.
-    public func highestCounter(of origin: ReplicaID) throws -> UInt64 {
+    public func highestCounter(of origin: ReplicaID) throws(ShareLogError) -> UInt64 {
         let prefix = origin.bytes
         let bound = prefix + Key.bigEndian(UInt64.max)
         return try read { txn in
@@ -120,20 +120,20 @@ extension ShareStore {
     /// The origin counter of the last event this replica made (0 for
     /// none): what a peer's `heldOfYou` is compared with, since a trim may
     /// have removed this replica's own oldest events from its log.
-    public func originCounter() throws -> UInt64 {
+    public func originCounter() throws(ShareLogError) -> UInt64 {
         try read { txn in try ShareProjection.counter(MetaKey.originSequence, schema: schema, in: txn) }
     }
 
     /// The cursor this replica keeps for `peer`, or nil before its first
     /// applied batch.
-    public func cursor(of peer: ReplicaID) throws -> PeerCursor? {
+    public func cursor(of peer: ReplicaID) throws(ShareLogError) -> PeerCursor? {
         try read { txn in try storedCursor(of: peer, in: txn) }
     }
 
     /// Every peer's cursor, by replica id.
     ///
     /// - Throws: `corruptKey` for a damaged `cursors` entry.
-    public func peers() throws -> [PeerCursor] {
+    public func peers() throws(ShareLogError) -> [PeerCursor] {
         try read { txn in
             var cursors: [PeerCursor] = []
             try txn.scan(schema.cursors) { entry in

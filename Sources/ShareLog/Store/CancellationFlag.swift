@@ -10,8 +10,8 @@ final class CancellationFlag: Sendable {
     /// Asks the operation to stop at its next check.
     func raise() { raised.store(true, ordering: .releasing) }
 
-    /// Throws `CancellationError` once raised.
-    func check() throws {
-        if raised.load(ordering: .acquiring) { throw CancellationError() }
+    /// Throws `ShareLogError.cancelled` once raised.
+    func check() throws(ShareLogError) {
+        if raised.load(ordering: .acquiring) { throw .cancelled }
     }
 }

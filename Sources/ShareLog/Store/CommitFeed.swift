@@ -39,7 +39,7 @@ final class CommitFeed: Sendable {
     /// larger position published, until the subscriber stops iterating or
     /// the feed ends. The subscriber is listed before `readCurrent` runs, so
     /// no commit falls between the two.
-    func subscribe(readCurrent: () throws -> UInt64) rethrows -> AsyncStream<UInt64> {
+    func subscribe<Failure: Error>(readCurrent: () throws(Failure) -> UInt64) throws(Failure) -> AsyncStream<UInt64> {
         let (stream, continuation) = AsyncStream<UInt64>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let id = state.withLock { state in
             let id = state.nextID

@@ -78,7 +78,7 @@ final class CommitSignal: @unchecked Sendable {
     /// in any process, with the lock exclusive so that none begins
     /// meanwhile; nil, without running it, while another holds its lock.
     /// Requires a writable signal.
-    func whileSoleWriter<R>(_ body: () throws -> R) rethrows -> R? {
+    func whileSoleWriter<R, Failure: Error>(_ body: () throws(Failure) -> R) throws(Failure) -> R? {
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return nil }
         defer { Self.lock(descriptor, LOCK_SH) }
         return try body()

@@ -1,28 +1,35 @@
 import LMDB
+import ShareClip
 
-/// The failures a ShareLog user acts on. Each description says what went
-/// wrong and what to do next.
+/// The failures a ShareLog user acts on, and the only error `ShareStore`
+/// throws: every public operation is `throws(ShareLogError)`, so a caller
+/// can switch over the cases exhaustively. A cause is kept as a value
+/// (`VCardError`, `AppClipLinkError`, `LMDBError`, a reason enum), never
+/// flattened into a string. Each description says what went wrong and what
+/// to do next.
 public enum ShareLogError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No share has this record name (or it was never synced here).
     case notFound(RecordName)
     /// The share ended at `at`; its card is gone.
     case expired(RecordName, at: Timestamp, reason: ExpiryReason)
-    /// The bytes are not a vCard ShareLog accepts.
-    case invalidVCard(reason: String)
+    /// The bytes are not a vCard ShareLog accepts; the `VCardError` says
+    /// why. Nothing was written.
+    case invalidVCard(VCardError)
     /// A time to live outside 1 minute ... 30 days, in seconds.
     case invalidTTL(seconds: Int64)
     /// Not a record name (a UUID).
     case invalidRecordName(String)
-    /// Not an App Clip link this store accepts.
-    case invalidLink(String)
+    /// Not an App Clip link this store accepts; the `AppClipLinkError` says why.
+    case invalidLink(AppClipLinkError)
     /// No store has been initialised at the path.
     case storeNotFound(path: String)
     /// The store was written by a newer ShareLog.
     case unsupportedStoreVersion(found: UInt32, supported: UInt32)
     /// The store has an older format that a read-only open cannot upgrade.
     case upgradeRequired(found: UInt32)
-    /// A log entry does not decode: the store's files were damaged.
-    case corruptEvent(position: UInt64, reason: String)
+    /// A log entry does not decode, or is not the event the store's
+    /// indexes name there: the store's files were damaged.
+    case corruptEvent(position: UInt64, reason: CorruptEventReason)
     /// A projection entry does not decode.
     case corruptShare(RecordName)
     /// A meta entry does not decode.
@@ -34,7 +41,7 @@ public enum ShareLogError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An event from another replica breaks a rule a local write keeps
     /// (its card, its size, its time to live, a reserved id); nothing of
     /// its batch was written.
-    case invalidEvent(EventID, reason: String)
+    case invalidEvent(EventID, reason: InvalidEventReason)
     /// An event from another replica claims this replica's id and is not
     /// in its log (this store has made `madeHere`): either the store was
     /// restored in place from an older copy together with its high-water
@@ -50,6 +57,13 @@ public enum ShareLogError: Error, Equatable, Sendable, CustomStringConvertible {
     /// until it is the only one (`ShareStore.renewIdentityAlone()`).
     /// Nothing was written.
     case openElsewhere(path: String)
+    /// `adopt(from:at:)` refused the store it was given; nothing was
+    /// written to either store.
+    case handoffRefused(HandoffRefusal)
+    /// The task awaiting a long async operation (`sweep`, `compact`,
+    /// `verify`) was cancelled: it stopped at its next batch, every batch
+    /// committed before stays, and running it again finishes the job.
+    case cancelled
     /// The storage engine failed: a full disk, a full reader table, a
     /// damaged or foreign file, a store already open with other options. The
     /// LMDB error is the cause, and its description says what to do.
@@ -77,15 +91,15 @@ public enum ShareLogError: Error, Equatable, Sendable, CustomStringConvertible {
             "no share \(name) in this store; check the id, or sync from the replica that made it"
         case .expired(let name, let at, let reason):
             "share \(name) expired at \(at.iso8601) (\(reason)); ask its owner to share the card again"
-        case .invalidVCard(let reason):
-            // The reason is a sentence or more; the note after it is one too.
-            "not a vCard ShareLog accepts, so nothing was written. \(reason)"
+        case .invalidVCard(let error):
+            // The cause is a sentence or more; the note before it is one too.
+            "not a vCard ShareLog accepts, so nothing was written. \(error)"
         case .invalidTTL(let seconds):
             Self.invalidTTLMessage(Self.duration(seconds))
         case .invalidRecordName(let text):
             "'\(text)' is not a record name; record names are UUIDs like 6f1c2a9e-58b4-4d9a-9f0e-2b7c1d3e4f50"
-        case .invalidLink(let reason):
-            "not a share link: \(reason)"
+        case .invalidLink(let error):
+            "not a share link: \(error)"
         case .storeNotFound(let path):
             "no ShareLog store at \(path); run 'sharelog init' or pass --store"
         case .unsupportedStoreVersion(let found, let supported):
@@ -103,7 +117,8 @@ public enum ShareLogError: Error, Equatable, Sendable, CustomStringConvertible {
             "the store's '\(database)' database holds a damaged key \(Key.hex(key)) "
                 + "(\(reason)); the write that met it was not committed. Run 'sharelog verify' to see all the damage, then restore the store from a replica"
         case .invalidEvent(let id, let reason):
-            "event \(id) from a peer was refused: \(reason); nothing of its batch was written"
+            // The reason is a clause, or ends with a card's own sentences.
+            "event \(id) from a peer was refused, and nothing of its batch was written: \(reason)"
         case .ownOriginConflict(let id, let made):
             "event \(id) claims this replica's id, and this store never made it (it has made \(made) events): refused, "
                 + "and the id kept. If this store was restored in place from an older copy together with its high-water file, "
@@ -113,6 +128,10 @@ public enum ShareLogError: Error, Equatable, Sendable, CustomStringConvertible {
         case .openElsewhere(let path):
             "the store at \(path) is open for writing elsewhere (a serve, http, relay or sync --follow, or an app embedding it), "
                 + "which would go on under the old replica id: stop it, then run this again; nothing was written"
+        case .handoffRefused(let refusal):
+            "\(refusal)"
+        case .cancelled:
+            "the operation was cancelled; the batches it committed stay, and running it again finishes the job"
         case .storage(let error):
             "the store's storage failed: \(error)"
         }

@@ -13,14 +13,14 @@ extension ShareStore {
     /// - Returns: after the share is durably committed. Concurrent creates
     ///   may share one commit (group commit).
     @available(*, noasync, message: "use the async create from async code")
-    public func create(vCard: [UInt8], ttl: Duration = ShareStore.defaultTTL) throws -> CreatedShare {
+    public func create(vCard: [UInt8], ttl: Duration = ShareStore.defaultTTL) throws(ShareLogError) -> CreatedShare {
         let created = try prepareCreation(of: vCard, ttl: ttl)
         try write { txn in _ = try self.appendLocal([.shareCreated(created)], in: txn) }
         return receipt(for: created)
     }
 
     /// The async form of `create`: suspends instead of blocking a thread.
-    public func create(vCard: [UInt8], ttl: Duration = ShareStore.defaultTTL) async throws -> CreatedShare {
+    public func create(vCard: [UInt8], ttl: Duration = ShareStore.defaultTTL) async throws(ShareLogError) -> CreatedShare {
         let created = try prepareCreation(of: vCard, ttl: ttl)
         try await write { txn in _ = try self.appendLocal([.shareCreated(created)], in: txn) }
         return receipt(for: created)
@@ -30,23 +30,23 @@ extension ShareStore {
     ///
     /// - Throws: `invalidVCard` or `invalidTTL` for any card, with nothing written.
     @available(*, noasync, message: "use the async create(vCards:) from async code")
-    public func create(vCards: [[UInt8]], ttl: Duration = ShareStore.defaultTTL) throws -> [CreatedShare] {
-        let batch = try vCards.map { try prepareCreation(of: $0, ttl: ttl) }
+    public func create(vCards: [[UInt8]], ttl: Duration = ShareStore.defaultTTL) throws(ShareLogError) -> [CreatedShare] {
+        let batch = try vCards.map { vCard throws(ShareLogError) in try prepareCreation(of: vCard, ttl: ttl) }
         try write { txn in _ = try self.appendLocal(batch.map { .shareCreated($0) }, in: txn) }
         return batch.map(receipt(for:))
     }
 
     /// The async form of `create(vCards:ttl:)`: suspends instead of blocking a thread.
-    public func create(vCards: [[UInt8]], ttl: Duration = ShareStore.defaultTTL) async throws -> [CreatedShare] {
-        let batch = try vCards.map { try prepareCreation(of: $0, ttl: ttl) }
+    public func create(vCards: [[UInt8]], ttl: Duration = ShareStore.defaultTTL) async throws(ShareLogError) -> [CreatedShare] {
+        let batch = try vCards.map { vCard throws(ShareLogError) in try prepareCreation(of: vCard, ttl: ttl) }
         try await write { txn in _ = try self.appendLocal(batch.map { .shareCreated($0) }, in: txn) }
         return batch.map(receipt(for:))
     }
 
     /// Validates a card and TTL and stamps a new share with a record name.
-    private func prepareCreation(of vCard: [UInt8], ttl: Duration) throws -> ShareCreated {
-        do { try VCardValidator.validate(vCard) } catch { throw ShareLogError.invalidVCard(reason: error.description) }
-        guard ShareStore.ttlRange.contains(ttl) else { throw ShareLogError.invalidTTL(seconds: ttl.components.seconds) }
+    private func prepareCreation(of vCard: [UInt8], ttl: Duration) throws(ShareLogError) -> ShareCreated {
+        do { try VCardValidator.validate(vCard) } catch { throw .invalidVCard(error) }
+        guard ShareStore.ttlRange.contains(ttl) else { throw .invalidTTL(seconds: ttl.components.seconds) }
         let createdAt = clock.now()
         return ShareCreated(recordName: .random(), vCard: vCard, createdAt: createdAt, expiresAt: createdAt.advanced(by: ttl))
     }
@@ -62,7 +62,7 @@ extension ShareStore {
     /// A share is reported expired from its `expiresAt` on, whether or not
     /// a sweep has run (lazy expiry). One read transaction: the share's
     /// state, then the log entry of its creation for the card; O(log n).
-    public func fetch(_ name: RecordName, at time: Timestamp? = nil) throws -> FetchResult {
+    public func fetch(_ name: RecordName, at time: Timestamp? = nil) throws(ShareLogError) -> FetchResult {
         let now = time ?? clock.now()
         return try read { txn -> FetchResult in
             guard let state = try projection.state(of: name, in: txn) else { return .notFound }
@@ -80,27 +80,27 @@ extension ShareStore {
     ///
     /// - Throws: `invalidLink` for a link that is not this store's
     ///   `https://<linkDomain>/appclip?id=<record name>`.
-    public func fetch(link: String, at time: Timestamp? = nil) throws -> FetchResult {
+    public func fetch(link: String, at time: Timestamp? = nil) throws(ShareLogError) -> FetchResult {
         try fetch(recordName(fromLink: link), at: time)
     }
 
     /// The record name an App Clip link points to.
-    public func recordName(fromLink link: String) throws -> RecordName {
+    public func recordName(fromLink link: String) throws(ShareLogError) -> RecordName {
         do {
             switch try AppClipLinkParser(domains: [options.linkDomain]).parse(link) {
             case .share(let recordName): return RecordName(uuid: recordName)
             }
         } catch {
-            throw ShareLogError.invalidLink(error.description)
+            throw .invalidLink(error)
         }
     }
 
     /// The live share `name`, or the error that says why there is none.
-    public func share(_ name: RecordName, at time: Timestamp? = nil) throws -> Share {
+    public func share(_ name: RecordName, at time: Timestamp? = nil) throws(ShareLogError) -> Share {
         switch try fetch(name, at: time) {
         case .live(let share): return share
-        case .expired(let at, let reason): throw ShareLogError.expired(name, at: at, reason: reason)
-        case .notFound: throw ShareLogError.notFound(name)
+        case .expired(let at, let reason): throw .expired(name, at: at, reason: reason)
+        case .notFound: throw .notFound(name)
         }
     }
 
@@ -110,13 +110,13 @@ extension ShareStore {
     ///   included); nothing is written then.
     @discardableResult
     @available(*, noasync, message: "use the async revoke from async code")
-    public func revoke(_ name: RecordName) throws -> ShareExpired {
+    public func revoke(_ name: RecordName) throws(ShareLogError) -> ShareExpired {
         try write(revocation(of: name))
     }
 
     /// The async form of `revoke(_:)`: suspends instead of blocking a thread.
     @discardableResult
-    public func revoke(_ name: RecordName) async throws -> ShareExpired {
+    public func revoke(_ name: RecordName) async throws(ShareLogError) -> ShareExpired {
         try await write(revocation(of: name))
     }
 

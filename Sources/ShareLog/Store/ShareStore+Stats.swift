@@ -4,7 +4,7 @@ import LMDB
 extension ShareStore {
     /// Counts and sizes, from one snapshot. O(due) for the due count, O(1)
     /// for the rest.
-    public func stats(at time: Timestamp? = nil) throws -> StoreStats {
+    public func stats(at time: Timestamp? = nil) throws(ShareLogError) -> StoreStats {
         let now = time ?? clock.now()
         let fileBytes = (try? FileManager.default.attributesOfItem(
             atPath: (path as NSString).appendingPathComponent("data.mdb"))[.size] as? Int) ?? 0

@@ -1,25 +1,31 @@
 import LMDB
 import LMDBScrub
 
-/// The store's only ways into its LMDB environment. Each passes a
-/// `ShareLogError` from its body through unchanged and turns a storage
-/// failure (`LMDBError`: a full disk, a full reader table, a damaged file)
-/// into `ShareLogError.storage` with the LMDB error as its cause, so a
-/// caller of ShareStore handles one error type.
+/// The store's only ways into its LMDB environment, and the boundary
+/// where ShareStore's one error type is made. Each is
+/// `throws(ShareLogError)`: it passes a `ShareLogError` from its body
+/// through unchanged and turns a storage failure (`LMDBError`: a full disk,
+/// a full reader table, a damaged file) into `ShareLogError.storage` with
+/// the LMDB error as its cause, so a caller of ShareStore handles one error
+/// type, and no other error is ever relabelled as one of its cases.
+///
+/// The bodies stay untyped `throws` because LMDB's `read` and `write` take
+/// untyped bodies and rethrow their errors untyped; the store's interior
+/// throws only `ShareLogError` and `LMDBError` (`engineError(_:)`).
 extension ShareStore {
-    func read<R>(_ body: (borrowing ReadTransaction) throws -> R) throws -> R {
+    func read<R>(_ body: (borrowing ReadTransaction) throws -> R) throws(ShareLogError) -> R {
         try Self.storage { try environment.read(body) }
     }
 
-    func write<R: Sendable>(_ body: @escaping @Sendable (borrowing WriteTransaction) throws -> R) throws -> R {
+    func write<R: Sendable>(_ body: @escaping @Sendable (borrowing WriteTransaction) throws -> R) throws(ShareLogError) -> R {
         let result = try Self.storage { try environment.write(body) }
         announceCommit()
         return result
     }
 
-    func write<R: Sendable>(_ body: @escaping @Sendable (borrowing WriteTransaction) throws -> R) async throws -> R {
+    func write<R: Sendable>(_ body: @escaping @Sendable (borrowing WriteTransaction) throws -> R) async throws(ShareLogError) -> R {
         let result: R
-        do { result = try await environment.write(body) } catch let error as LMDBError { throw ShareLogError.storage(error) }
+        do { result = try await environment.write(body) } catch { throw Self.engineError(error) }
         announceCommit()
         return result
     }
@@ -36,12 +42,28 @@ extension ShareStore {
     }
 
     /// `Environment.scrub()`, for compaction.
-    func scrub() throws -> ScrubReport {
+    func scrub() throws(ShareLogError) -> ScrubReport {
         try Self.storage { try environment.scrub() }
     }
 
     /// Runs `body`, turning an `LMDBError` into `ShareLogError.storage`.
-    static func storage<R>(_ body: () throws -> R) throws -> R {
-        do { return try body() } catch let error as LMDBError { throw ShareLogError.storage(error) }
+    static func storage<R>(_ body: () throws -> R) throws(ShareLogError) -> R {
+        do { return try body() } catch { throw engineError(error) }
+    }
+
+    /// What an error of the store's interior is as a `ShareLogError`.
+    ///
+    /// The interior (the log, the projections, the sidecar files, the
+    /// LMDB wrapper) throws only `ShareLogError`, passed through, and
+    /// `LMDBError`, the storage failure that becomes `.storage`. Any other
+    /// error is a bug in ShareLog, not a state of the store: it traps
+    /// rather than being relabelled as a case that would send the user to
+    /// the wrong remedy (a "corrupt store" for a full disk).
+    static func engineError(_ error: any Error) -> ShareLogError {
+        switch error {
+        case let error as ShareLogError: error
+        case let error as LMDBError: .storage(error)
+        default: preconditionFailure("ShareLog's interior threw \(type(of: error)): \(error); only ShareLogError and LMDBError may")
+        }
     }
 }

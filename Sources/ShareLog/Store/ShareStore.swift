@@ -130,7 +130,7 @@ public final class ShareStore: Sendable {
     ///   `unsupportedStoreVersion` for a store of a newer format;
     ///   `upgradeRequired` for a format-1 store opened read-only, which is
     ///   left as it was.
-    public static func open(at path: String, creatingIfMissing: Bool = false, options: Options = Options()) throws -> ShareStore {
+    public static func open(at path: String, creatingIfMissing: Bool = false, options: Options = Options()) throws(ShareLogError) -> ShareStore {
         let dataFile = (path as NSString).appendingPathComponent("data.mdb")
         guard creatingIfMissing || FileManager.default.fileExists(atPath: dataFile) else { throw ShareLogError.storeNotFound(path: path) }
         // An empty data file holds nothing a reader could find; a read-only
@@ -271,9 +271,9 @@ public final class ShareStore: Sendable {
     /// lost to a writer killed between its commit and its signal delays an
     /// announcement by at most `Options.commitWatchFallback`. The stream
     /// ends when the iterating task stops or the store goes.
-    public func commits() throws -> AsyncStream<UInt64> {
+    public func commits() throws(ShareLogError) -> AsyncStream<UInt64> {
         let baseline = commitWatcher.baseline
-        let positions = try commitFeed.subscribe { try read { txn in try log.lastPosition(in: txn) } }
+        let positions = try commitFeed.subscribe { () throws(ShareLogError) in try read { txn in try log.lastPosition(in: txn) } }
         commitWatcher.start(from: baseline) { [weak self] in try? self?.lastPosition() }
         return positions
     }
@@ -297,7 +297,7 @@ public final class ShareStore: Sendable {
 
     /// The position of the log's last entry (0 for an empty log), read
     /// now: it sees commits from every process. O(log n).
-    public func lastPosition() throws -> UInt64 {
+    public func lastPosition() throws(ShareLogError) -> UInt64 {
         try read { txn in try log.lastPosition(in: txn) }
     }
 
@@ -305,7 +305,7 @@ public final class ShareStore: Sendable {
     /// most `limit` of them and about `maxBytes` (always at least one if any
     /// follow). One short read transaction; call again with the last
     /// position to go on.
-    public func events(after position: UInt64, limit: Int = 1000, maxBytes: Int = 4 << 20) throws -> [LoggedEvent] {
+    public func events(after position: UInt64, limit: Int = 1000, maxBytes: Int = 4 << 20) throws(ShareLogError) -> [LoggedEvent] {
         guard position < .max else { return [] }
         return try read { txn in try log.entries(after: position, limit: limit, maxBytes: maxBytes, in: txn) }
     }

@@ -42,7 +42,7 @@ extension ShareStore {
     @available(*, noasync, message: "use the async verify from async code")
     public func verify(
         windowSize: Int = 150_000, chunkSize: Int = 10_000, progress: ((Int) -> Void)? = nil
-    ) throws -> VerificationReport {
+    ) throws(ShareLogError) -> VerificationReport {
         try verify(windowSize: windowSize, chunkSize: chunkSize, progress: progress, cancellation: nil)
     }
 
@@ -50,7 +50,7 @@ extension ShareStore {
     /// after each chunk (for the async form).
     func verify(
         windowSize: Int, chunkSize: Int, progress: ((Int) -> Void)?, cancellation: CancellationFlag?
-    ) throws -> VerificationReport {
+    ) throws(ShareLogError) -> VerificationReport {
         var verifier = Verifier(schema: schema, windowSize: windowSize, chunkSize: chunkSize, progress: progress, cancellation: cancellation)
         try read { txn in try verifier.run(in: txn) }
         return verifier.report

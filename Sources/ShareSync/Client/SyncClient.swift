@@ -132,31 +132,34 @@ public enum SyncClient {
     }
 
     private static func connect(_ request: SyncRequest) throws(SyncFailure) -> any ByteChannel {
-        let deadline = ContinuousClock.now + request.options.handshakeTimeout
+        let channel: (any ByteChannel)?
         do {
-            switch request.endpoint {
-            case .stdio:
-                return StdioChannel()
-            case .command(let command):
-                return try CommandChannel(command: command)
-            case .unix:
-                return try SocketChannel.connect(to: request.endpoint, deadline: deadline)
-            case .tcp:
-                guard let key = request.key else {
-                    throw SyncFailure.handshake(.notAuthenticated("TCP is encrypted with TLS under a shared key; pass --key-file"))
-                }
-                let socket = try SocketChannel.connect(to: request.endpoint, deadline: deadline)
-                do { return try TLSChannel.client(over: socket, key: key, deadline: deadline) } catch {
-                    socket.close()
-                    throw error
-                }
-            }
-        } catch let error as TransportError {
-            throw .transport(error)
-        } catch let error as SyncFailure {
-            throw error
+            channel = try open(request.endpoint, key: request.key, deadline: ContinuousClock.now + request.options.handshakeTimeout)
         } catch {
-            throw .transport(.system(operation: "connect", errno: 0))
+            throw .transport(error)
+        }
+        guard let channel else { throw .handshake(.notAuthenticated("TCP is encrypted with TLS under a shared key; pass --key-file")) }
+        return channel
+    }
+
+    /// The channel to `endpoint`; nil for TCP without a key, which its TLS needs.
+    private static func open(
+        _ endpoint: Endpoint, key: SyncKey?, deadline: ContinuousClock.Instant
+    ) throws(TransportError) -> (any ByteChannel)? {
+        switch endpoint {
+        case .stdio:
+            return StdioChannel()
+        case .command(let command):
+            return try CommandChannel(command: command)
+        case .unix:
+            return try SocketChannel.connect(to: endpoint, deadline: deadline)
+        case .tcp:
+            guard let key else { return nil }
+            let socket = try SocketChannel.connect(to: endpoint, deadline: deadline)
+            do { return try TLSChannel.client(over: socket, key: key, deadline: deadline) } catch {
+                socket.close()
+                throw error
+            }
         }
     }
 }

@@ -78,14 +78,7 @@ public final class SyncClientStore: @unchecked Sendable {
         case .pending(let path, var options, let replica, let epoch):
             options.identityIfCreated = (replica, epoch)
             let store: ShareStore
-            do {
-                store = try ShareStore.open(at: path, creatingIfMissing: true, options: options)
-            } catch let error as ShareLogError {
-                throw .store(error)
-            } catch {
-                // `open` wraps every failure in a ShareLogError; nothing else reaches here.
-                throw .store(.storeNotFound(path: path))
-            }
+            do { store = try ShareStore.open(at: path, creatingIfMissing: true, options: options) } catch { throw .store(error) }
             source = .open(store)
             guard store.replicaID == replica, store.epoch == epoch else {
                 throw .storeMadeElsewhere(path: path)

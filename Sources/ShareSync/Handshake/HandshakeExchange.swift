@@ -16,25 +16,26 @@ enum HandshakeExchange {
         _ handshake: ServerHandshake, over messages: MessageChannel, store: ShareStore, deadline: ContinuousClock.Instant?
     ) throws(SyncFailure) -> EstablishedPeer {
         var handshake = handshake
-        do {
+        do throws(SyncFailure) {
             while handshake.admittingRole == nil {
                 messages.limits = handshake.frameLimits
                 let waitingFor = handshake.phase == .awaitingHello ? "a hello" : "the client's proof"
-                if let answer = try handshake.receive(try next(messages, deadline: deadline, waitingFor: waitingFor)) {
-                    try send(answer, over: messages, deadline: deadline)
-                }
+                let message = try next(messages, deadline: deadline, waitingFor: waitingFor)
+                let answer: Message?
+                do { answer = try handshake.receive(message) } catch { throw .handshake(error) }
+                if let answer { try send(answer, over: messages, deadline: deadline) }
             }
-            try send(try handshake.admit { replica in try store.highestCounter(of: replica) }, over: messages, deadline: deadline)
-            return handshake.peer!
-        } catch let failure as HandshakeFailure {
-            throw told(.handshake(failure), messages, deadline)
-        } catch let failure as SyncFailure {
-            throw told(failure, messages, deadline)
-        } catch let error as ShareLogError {
-            throw .store(error)
         } catch {
-            throw .handshake(.unexpected(.hello))
+            throw told(error, messages, deadline)
         }
+        let accepted: Message
+        do {
+            accepted = try handshake.admit { replica throws(ShareLogError) in try store.highestCounter(of: replica) }
+        } catch {
+            throw .store(error)
+        }
+        try send(accepted, over: messages, deadline: deadline)
+        return handshake.peer!
     }
 
     /// The client's side: the hello, the server's welcome, the proof, the
@@ -49,26 +50,23 @@ enum HandshakeExchange {
     ) throws(SyncFailure) -> (peer: EstablishedPeer, store: ShareStore) {
         var handshake = handshake
         try send(handshake.start, over: messages, deadline: deadline)
-        do {
+        do throws(SyncFailure) {
             while handshake.peer == nil {
                 let waitingFor = handshake.phase == .awaitingWelcome ? "the server's welcome" : "the server's acceptance"
-                for message in try handshake.receive(try next(messages, deadline: deadline, waitingFor: waitingFor)) {
-                    try send(message, over: messages, deadline: deadline)
-                }
+                let message = try next(messages, deadline: deadline, waitingFor: waitingFor)
+                let replies: [Message]
+                do { replies = try handshake.receive(message) } catch { throw .handshake(error) }
+                for reply in replies { try send(reply, over: messages, deadline: deadline) }
             }
-        } catch let failure as HandshakeFailure {
-            throw told(.handshake(failure), messages, deadline)
-        } catch let failure as SyncFailure {
-            // A welcome that does not decode is told to the server too.
-            throw told(failure, messages, deadline)
         } catch {
-            throw .handshake(.unexpected(.welcome))
+            // A welcome that does not decode is told to the server too.
+            throw told(error, messages, deadline)
         }
         let peer = handshake.peer!
         let store: ShareStore
         do { store = try openStore() } catch { throw told(error, messages, deadline) }
         let made: UInt64
-        do { made = try store.originCounter() } catch let error as ShareLogError { throw .store(error) } catch { throw .store(.corruptMeta("replica")) }
+        do { made = try store.originCounter() } catch { throw .store(error) }
         if let claim = UnmadeEventsClaim(replica: store.replicaID, held: peer.heldOfYou, made: made) {
             throw told(.handshake(.claimsUnmadeEvents(claim)), messages, deadline)
         }

@@ -93,7 +93,7 @@ struct ServerHandshake {
     /// message to send. `heldOfYou` is asked for a main's own id only.
     ///
     /// - Precondition: `phase` is `.admitting`.
-    mutating func admit(heldOfYou: (ReplicaID) throws -> UInt64) rethrows -> Message {
+    mutating func admit<Failure: Error>(heldOfYou: (ReplicaID) throws(Failure) -> UInt64) throws(Failure) -> Message {
         guard case .admitting(let transcript) = phase else { preconditionFailure("admit(heldOfYou:) before the client is authenticated") }
         let hello = transcript.hello
         let held = hello.role == .main ? try heldOfYou(hello.replica) : 0

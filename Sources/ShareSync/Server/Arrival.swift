@@ -65,12 +65,15 @@ final class Arrival {
     /// log why), so that an admitted client is never cut off for want of
     /// them.
     func advance(places: SessionPlaces, store: ShareStore, wakeSignal: () -> WakeSignal?) -> Progress {
-        do {
+        do throws(SyncFailure) {
             let messages: MessageChannel
             if let ready = self.messages {
                 messages = ready
             } else {
-                guard let tls, try tls.advanceHandshake() else { return .waiting }
+                guard let tls else { return .waiting }
+                let done: Bool
+                do { done = try tls.advanceHandshake() } catch { throw .transport(error) }
+                guard done else { return .waiting }
                 messages = MessageChannel(tls, limits: handshake.frameLimits)
                 self.messages = messages
             }
@@ -83,7 +86,9 @@ final class Arrival {
                 case .closed: throw SyncFailure.peerClosed
                 }
                 if case .hello(let hello) = message, !places.hasRoom(for: hello.role) { return refuseBusy(hello.role, places, messages) }
-                if let answer = try handshake.receive(message) { try send(answer, messages) }
+                let answer: Message?
+                do { answer = try handshake.receive(message) } catch { throw .handshake(error) }
+                if let answer { try send(answer, messages) }
                 guard let role = handshake.admittingRole else { continue }
                 guard places.take(role) else { return refuseBusy(role, places, messages) }
                 guard let wake = wakeSignal() else {
@@ -91,8 +96,14 @@ final class Arrival {
                     try? messages.send(.error(code: .busy, message: "the server is out of file descriptors; try again later"), deadline: .now)
                     return .failed(.transport(.system(operation: "making the session's wake-up pipe", errno: EMFILE)))
                 }
-                do {
-                    try send(try handshake.admit { replica in try store.highestCounter(of: replica) }, messages)
+                do throws(SyncFailure) {
+                    let accepted: Message
+                    do {
+                        accepted = try handshake.admit { replica throws(ShareLogError) in try store.highestCounter(of: replica) }
+                    } catch {
+                        throw .store(error)
+                    }
+                    try send(accepted, messages)
                 } catch {
                     places.release(role)
                     wake.close()
@@ -101,9 +112,8 @@ final class Arrival {
                 return .admitted(messages, handshake.peer!, wake)
             }
         } catch {
-            let failure = Self.failure(error)
-            if let message = failure.errorMessage, let messages { try? messages.send(message, deadline: .now) }
-            return .failed(failure)
+            if let message = error.errorMessage, let messages { try? messages.send(message, deadline: .now) }
+            return .failed(error)
         }
     }
 
@@ -124,13 +134,4 @@ final class Arrival {
         do { try messages.send(message, deadline: .now) } catch { throw .transport(error) }
     }
 
-    private static func failure(_ error: any Error) -> SyncFailure {
-        switch error {
-        case let failure as SyncFailure: failure
-        case let failure as HandshakeFailure: .handshake(failure)
-        case let failure as TransportError: .transport(failure)
-        case let failure as ShareLogError: .store(failure)
-        default: .handshake(.unexpected(.hello))
-        }
-    }
 }

@@ -21,7 +21,7 @@ struct ClipFetcher {
     /// rest are asked again.
     mutating func receive(_ records: [Message.Record]) throws(SessionError) -> [SessionAction] {
         guard !records.isEmpty, records.count <= asked.count, records.map(\.name) == Array(asked.prefix(records.count)) else {
-            throw .unexpected(.records, while: "waiting for the records of \(asked.count) names")
+            throw .unexpected(.records, while: .awaitingRecords(names: asked.count))
         }
         pending.insert(contentsOf: asked.dropFirst(records.count), at: 0)
         asked = []

@@ -16,7 +16,9 @@ struct ClipServer {
     /// sending it (nil: no wait). It answers the first names, as many as
     /// fit in `maxBatchBytes` (always at least one): the clip asks again
     /// for the rest, so one answer never outgrows a frame.
-    func answer(_ names: [RecordName], from store: ShareStore, at now: ContinuousClock.Instant = .now) throws -> (records: [Message.Record], delay: Duration?) {
+    func answer(
+        _ names: [RecordName], from store: ShareStore, at now: ContinuousClock.Instant = .now
+    ) throws(ShareLogError) -> (records: [Message.Record], delay: Duration?) {
         var records: [Message.Record] = []
         var bytes = 0
         for name in names {

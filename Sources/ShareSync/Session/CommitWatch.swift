@@ -12,7 +12,7 @@ func withCommitWatch<R>(
 ) throws(SyncFailure) -> R {
     guard enabled else { return try body() }
     let commits: AsyncStream<UInt64>
-    do { commits = try store.commits() } catch let error as ShareLogError { throw .store(error) } catch { throw .store(.corruptMeta("log")) }
+    do { commits = try store.commits() } catch { throw .store(error) }
     let relay = Task.detached(executorPreference: CommitWatchExecutor.shared) {
         for await _ in commits { context.wakeAll() }
     }

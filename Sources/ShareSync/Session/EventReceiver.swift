@@ -20,6 +20,17 @@ struct EventReceiver {
         /// The peer asked for a snapshot of its store at this epoch.
         case snapshot(Epoch)
         case done
+
+        /// This phase, as a refusal names it.
+        var sessionPhase: SessionPhase {
+            switch self {
+            case .starting: .startingPull
+            case .pulling: .pulling
+            case .following: .followingPeer
+            case .snapshot: .receivingSnapshot
+            case .done: .receivingDone
+            }
+        }
     }
 
     /// The peer's replica id and its store's epoch, from the handshake.
@@ -108,7 +119,7 @@ struct EventReceiver {
             phase = .pulling
             return [.apply(EncodedEvents(encoded: []), cursor: CursorMark(epoch: snapshotEpoch, position: resumeAfter, resets: true), then: nil), .send(pull())]
         default:
-            throw .unexpected(message.type, while: "\(phase)")
+            throw .unexpected(message.type, while: phase.sessionPhase)
         }
     }
 

@@ -21,6 +21,18 @@ struct EventSender {
         case snapshot(upTo: UInt64?)
         /// Caught up without follow: this direction is complete.
         case done
+
+        /// This phase, as a refusal names it.
+        var sessionPhase: SessionPhase {
+            switch self {
+            case .waitingForPull: .awaitingPull
+            case .streaming: .streaming
+            case .following: .followingCommits
+            case .refused: .cursorRefused
+            case .snapshot: .sendingSnapshot
+            case .done: .sendingDone
+            }
+        }
     }
 
     /// Batches sent and not yet acknowledged, at most: enough to keep the
@@ -65,7 +77,7 @@ struct EventSender {
         switch (message, phase) {
         case (.pull(let pull), .waitingForPull):
             // A position means nothing without the epoch it belongs to.
-            guard pull.knownEpoch != nil || pull.after == 0 else { throw .unexpected(.pull, while: "no cursor epoch was given for position \(pull.after)") }
+            guard pull.knownEpoch != nil || pull.after == 0 else { throw .unexpected(.pull, while: .pullWithoutEpoch(after: pull.after)) }
             epoch = pull.knownEpoch
             after = pull.after
             sentThrough = pull.after
@@ -85,7 +97,7 @@ struct EventSender {
             reading = true
             return [.readSnapshot(after: 0, maxBytes: batchBytes)]
         default:
-            throw .unexpected(message.type, while: "\(phase)")
+            throw .unexpected(message.type, while: phase.sessionPhase)
         }
     }
 

@@ -97,13 +97,17 @@ final class MessageChannel: @unchecked Sendable {
     /// - Throws: `SyncFailure` for a frame or message that does not decode,
     ///   and for a transport failure.
     func receive(orWake wake: Int32?, deadline: ContinuousClock.Instant?) throws(SyncFailure) -> Incoming {
-        do {
-            while true {
-                // One frame at a time, each checked against the limits in
-                // force when it is taken: a frame that came early behind
-                // another (a batch behind a proof) meets the limits the
-                // first one leads to, not those it arrived under.
-                if let frame = try buffer.nextFrame(using: decoder) { return .message(try Message(frame)) }
+        while true {
+            // One frame at a time, each checked against the limits in
+            // force when it is taken: a frame that came early behind
+            // another (a batch behind a proof) meets the limits the
+            // first one leads to, not those it arrived under.
+            let frame: Frame?
+            do { frame = try buffer.nextFrame(using: decoder) } catch { throw .frame(error) }
+            if let frame {
+                do { return .message(try Message(frame)) } catch { throw .message(error) }
+            }
+            do throws(TransportError) {
                 switch try channel.waitReadable(orWake: wake, deadline: deadline) {
                 case .woken: return .woken
                 case .timedOut: return .timedOut
@@ -112,27 +116,25 @@ final class MessageChannel: @unchecked Sendable {
                 let wanted = min(Self.readBytes, Frame.headerSize + decoder.maxPayloadBytes)
                 if readBuffer.count != wanted { readBuffer = Array(repeating: 0, count: wanted) }
                 let count: Int
-                do {
-                    count = try readBuffer.withUnsafeMutableBytes { buffer throws(TransportError) in try channel.read(into: buffer, deadline: deadline) }
-                } catch TransportError.timedOut {
+                let read = readBuffer.withUnsafeMutableBytes { buffer in
+                    Result { () throws(TransportError) in try channel.read(into: buffer, deadline: deadline) }
+                }
+                switch read {
+                case .success(let read): count = read
+                case .failure(.timedOut):
                     // Readable, yet the read waited out the deadline: part of
                     // a TLS record had come, and its rest had not by the
                     // deadline (on a slow link, often a mere heartbeat tick).
                     // The part stays buffered; the deadline passed like any other.
                     return .timedOut
+                case .failure(let error): throw error
                 }
                 guard count > 0 else { return .closed }
                 bytesIn += count
                 buffer.append(contentsOf: readBuffer[..<count])
+            } catch {
+                throw .transport(error)
             }
-        } catch let error as TransportError {
-            throw .transport(error)
-        } catch let error as FrameError {
-            throw .frame(error)
-        } catch let error as MessageError {
-            throw .message(error)
-        } catch {
-            throw .transport(.system(operation: "read", errno: 0))
         }
     }
 }

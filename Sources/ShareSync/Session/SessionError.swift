@@ -4,8 +4,9 @@ import ShareLog
 /// failed, in words a log line can carry, and maps to the code the `error`
 /// message tells the peer.
 public enum SessionError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The peer sent a message that is well formed but not allowed now.
-    case unexpected(FrameType, while: String)
+    /// The peer sent a message that is well formed but not allowed now;
+    /// the phase says what this side was doing, or the rule it broke.
+    case unexpected(FrameType, while: SessionPhase)
     /// A batch would move the cursor back.
     case cursorMovedBack(from: UInt64, to: UInt64)
     /// The peer acknowledged a position it was never sent.

@@ -100,7 +100,7 @@ struct SessionMachine {
         // server, before then, it would end a clip's fetch "well" with no
         // answer (the exchange fuzz target found it).
         case .bye:
-            guard side == .server else { throw .unexpected(.bye, while: "the client's directions were not done (only a client ends a session)") }
+            guard side == .server else { throw .unexpected(.bye, while: .clientDirectionsOpen) }
             ended = true
             return []
         // A client stopping ends the server's side in good order; a server
@@ -111,7 +111,7 @@ struct SessionMachine {
         case .error(let code, let text):
             throw .peerError(code, text)
         case .batch, .caughtUp, .snapshotRequired, .snapshotBatch, .snapshotEnd:
-            guard var machine = receiver else { throw .unexpected(message.type, while: "not receiving in this session") }
+            guard var machine = receiver else { throw .unexpected(message.type, while: .notReceiving) }
             var actions = try machine.receive(message)
             receiver = machine
             if let pull = heldPull, [.following, .done].contains(machine.phase) {
@@ -120,25 +120,25 @@ struct SessionMachine {
             }
             return actions
         case .pull(let pull):
-            guard sender != nil else { throw .unexpected(.pull, while: "not sending in this session") }
+            guard sender != nil else { throw .unexpected(.pull, while: .notSending) }
             guard pull.heldOfYou == 0 else {
                 pullBeingChecked = pull
                 return [.checkClaim(peerHolds: pull.heldOfYou)]
             }
             return try receive(pull: pull)
         case .ack, .snapshotRequest:
-            guard sender != nil else { throw .unexpected(message.type, while: "not sending in this session") }
+            guard sender != nil else { throw .unexpected(message.type, while: .notSending) }
             return try withSender { sender throws(SessionError) in try sender.receive(message) }
         case .fetch(let names):
-            guard answersFetches else { throw .unexpected(.fetch, while: "in a main session") }
+            guard answersFetches else { throw .unexpected(.fetch, while: .mainSession) }
             return [.answerFetch(names)]
         case .records(let records):
-            guard var machine = fetcher else { throw .unexpected(.records, while: "not fetching") }
+            guard var machine = fetcher else { throw .unexpected(.records, while: .notFetching) }
             let actions = try machine.receive(records)
             fetcher = machine
             return actions
         case .hello, .welcome, .authenticate, .accepted:
-            throw .unexpected(message.type, while: "established")
+            throw .unexpected(message.type, while: .established)
         }
     }
 
@@ -181,7 +181,7 @@ struct SessionMachine {
         // sender that already streams (the session fuzz target found it
         // replacing the first).
         if side == .client, let machine = receiver, ![.following, .done].contains(machine.phase) {
-            guard heldPull == nil else { throw .unexpected(.pull, while: "a pull was already waiting for this side's own pull to catch up") }
+            guard heldPull == nil else { throw .unexpected(.pull, while: .pullHeld) }
             heldPull = pull
             return []
         }

@@ -45,7 +45,7 @@ final class SessionRunner {
         if SessionMachine.receives(side, peer) {
             do {
                 receiving = (try store.cursor(of: peer.replica), try store.highestCounter(of: peer.replica))
-            } catch let error as ShareLogError { throw .store(error) } catch { throw .store(.corruptMeta("cursors")) }
+            } catch { throw .store(error) }
         }
         machine = SessionMachine(side: side, peer: peer, maxBatchBytes: options.maxBatchBytes, receiving: receiving, fetching: names)
         clipServer =
@@ -127,15 +127,15 @@ final class SessionRunner {
                 let read: LogRead
                 do {
                     read = .batch(try store.replicationBatch(after: after, inEpoch: epoch, maxBytes: maxBytes, excludingOrigin: machine.peer.replica))
-                } catch ShareLogError.snapshotRequired(let reason) {
+                } catch .snapshotRequired(let reason) {
                     read = .snapshotRequired(reason, current: store.epoch)
-                } catch let error as ShareLogError { throw .store(error) } catch { throw .store(.corruptMeta("log")) }
+                } catch { throw .store(error) }
                 queue = machine.read(read) + queue
             case .readSnapshot(let after, let maxBytes):
                 let batch: ReplicationBatch
                 do {
                     batch = try store.snapshotBatch(after: after, maxBytes: maxBytes, excludingOrigin: machine.peer.replica)
-                } catch let error as ShareLogError { throw .store(error) } catch { throw .store(.corruptMeta("log")) }
+                } catch { throw .store(error) }
                 queue = machine.readSnapshot(batch) + queue
             case .awaitCommit:
                 queue = try committedActions() + queue
@@ -143,9 +143,7 @@ final class SessionRunner {
                 continue
             case .checkClaim:
                 let made: UInt64
-                do { made = try store.originCounter() } catch let error as ShareLogError { throw .store(error) } catch {
-                    throw .store(.corruptMeta("replica"))
-                }
+                do { made = try store.originCounter() } catch { throw .store(error) }
                 do { queue = try machine.claimChecked(madeHere: made, by: store.replicaID) + queue } catch { throw .session(error) }
             case .answerFetch(let names):
                 try answer(names)
@@ -163,7 +161,7 @@ final class SessionRunner {
     private func committedActions() throws(SyncFailure) -> [SessionAction] {
         guard machine.awaitingCommitAfter != nil else { return [] }
         let last: UInt64
-        do { last = try store.lastPosition() } catch let error as ShareLogError { throw .store(error) } catch { throw .store(.corruptMeta("log")) }
+        do { last = try store.lastPosition() } catch { throw .store(error) }
         return machine.committed(last)
     }
 
@@ -171,9 +169,7 @@ final class SessionRunner {
     private func answer(_ names: [RecordName]) throws(SyncFailure) {
         guard let clipServer else { return }
         let answer: (records: [Message.Record], delay: Duration?)
-        do { answer = try clipServer.answer(names, from: store) } catch let error as ShareLogError { throw .store(error) } catch {
-            throw .store(.corruptMeta("shares"))
-        }
+        do { answer = try clipServer.answer(names, from: store) } catch { throw .store(error) }
         if let delay = answer.delay { pause(delay) }
         lastFetch = .now
         try send(.records(answer.records))
@@ -192,7 +188,7 @@ final class SessionRunner {
             }
             summary.eventsReceived += decoded.count
             summary.eventsApplied += report.applied
-        } catch let error as ShareLogError { throw .store(error) } catch { throw .store(.corruptMeta("log")) }
+        } catch { throw .store(error) }
     }
 
     private func send(_ message: Message) throws(SyncFailure) {

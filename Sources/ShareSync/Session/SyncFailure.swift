@@ -67,8 +67,12 @@ public enum SyncFailure: Error, Sendable, CustomStringConvertible {
             if case .peerError = error { nil } else { .error(code: error.code, message: error.description) }
         case .store(let error):
             switch error {
-            case .invalidEvent, .ownOriginConflict: .error(code: .invalidEvents, message: "\(error)")
-            default: .error(code: .internal, message: "the receiving store failed: \(error)")
+            case .invalidEvent, .ownOriginConflict:
+                .error(code: .invalidEvents, message: "\(error)")
+            case .notFound, .expired, .invalidVCard, .invalidTTL, .invalidRecordName, .invalidLink, .storeNotFound,
+                .unsupportedStoreVersion, .upgradeRequired, .corruptEvent, .corruptShare, .corruptMeta, .corruptKey,
+                .snapshotRequired, .openElsewhere, .handoffRefused, .cancelled, .storage:
+                .error(code: .internal, message: "the receiving store failed: \(error)")
             }
         }
     }

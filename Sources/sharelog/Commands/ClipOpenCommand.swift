@@ -35,12 +35,11 @@ struct ClipOpenCommand: Command {
         // The link first, with the exact-domain parser: a bad one touches nothing.
         let name: RecordName
         do {
-            guard case .share(let uuid) = try AppClipLinkParser(domains: [context.domain]).parse(link) else {
-                throw ShareLogError.invalidLink("not a share link")
+            switch try AppClipLinkParser(domains: [context.domain]).parse(link) {
+            case .share(let uuid): name = RecordName(uuid: uuid)
             }
-            name = RecordName(uuid: uuid)
-        } catch let error as AppClipLinkError {
-            throw ShareLogError.invalidLink(error.description)
+        } catch {
+            throw ShareLogError.invalidLink(error)
         }
         let fetch = try server.map(Fetch.sync) ?? httpFetch(link: link, base: base, caFile: caFile)
         // No store is made for nothing: over HTTP(S) the answer comes before

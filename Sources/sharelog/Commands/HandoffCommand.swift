@@ -35,7 +35,8 @@ struct HandoffCommand: Command {
         let report: HandoffReport
         do {
             report = try app.adopt(from: clip, at: context.clock.now())
-        } catch let refusal as HandoffRefusal {
+        } catch {
+            guard case .handoffRefused(let refusal) = error else { throw error }
             throw CLIError.invalidInput("\(refusal)")
         }
         let output = Output(

@@ -72,11 +72,11 @@ import Testing
 
     @Test func itRefusesWhatTheProtocolDoesNotAllow() throws {
         var receiver = Self.receiver(cursor: PeerCursor(peer: Self.peer, epoch: Self.peerEpoch, position: 10, lastSeen: Timestamp(milliseconds: 0)))
-        #expect(throws: SessionError.unexpected(.batch, while: "starting")) { try receiver.receive(.batch(through: 11, events: Self.events)) }
+        #expect(throws: SessionError.unexpected(.batch, while: .startingPull)) { try receiver.receive(.batch(through: 11, events: Self.events)) }
         _ = receiver.start()
         #expect(throws: SessionError.cursorMovedBack(from: 10, to: 9)) { try receiver.receive(.batch(through: 9, events: Self.events)) }
-        #expect(throws: SessionError.unexpected(.snapshotBatch, while: "pulling")) { try receiver.receive(.snapshotBatch(Self.events)) }
-        #expect(throws: SessionError.unexpected(.snapshotEnd, while: "pulling")) {
+        #expect(throws: SessionError.unexpected(.snapshotBatch, while: .pulling)) { try receiver.receive(.snapshotBatch(Self.events)) }
+        #expect(throws: SessionError.unexpected(.snapshotEnd, while: .pulling)) {
             try receiver.receive(.snapshotEnd(resumeAfter: 1, epoch: Self.peerEpoch))
         }
     }

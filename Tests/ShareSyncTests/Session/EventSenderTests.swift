@@ -94,11 +94,11 @@ import Testing
 
     @Test func itRefusesWhatTheProtocolDoesNotAllow() throws {
         var sender = EventSender(peer: Self.peer, maxBatchBytes: 4096)
-        #expect(throws: SessionError.unexpected(.pull, while: "no cursor epoch was given for position 5")) {
+        #expect(throws: SessionError.unexpected(.pull, while: .pullWithoutEpoch(after: 5))) {
             try sender.receive(Self.pull(after: 5, epoch: nil))
         }
-        #expect(throws: SessionError.unexpected(.snapshotRequest, while: "waitingForPull")) { try sender.receive(.snapshotRequest) }
+        #expect(throws: SessionError.unexpected(.snapshotRequest, while: .awaitingPull)) { try sender.receive(.snapshotRequest) }
         _ = try sender.receive(Self.pull(after: 0, epoch: nil))
-        #expect(throws: SessionError.unexpected(.pull, while: "streaming")) { try sender.receive(Self.pull(after: 0, epoch: nil)) }
+        #expect(throws: SessionError.unexpected(.pull, while: .streaming)) { try sender.receive(Self.pull(after: 0, epoch: nil)) }
     }
 }
