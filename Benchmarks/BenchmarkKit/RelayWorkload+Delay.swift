@@ -102,9 +102,9 @@ extension RelayWorkload {
         let idleSeconds = configuration.followIdleSeconds ?? 10
         context.progress("relay delay: both relays idle for \(idleSeconds) s")
         let relays = [relayA, relayB]
-        // The peers' thread that polls for `published` stamps every 1 ms is
-        // the benchmark's instrument, not the relay: it is left out.
-        let instrument: Set = [SyncPeer.publishedPollThread]
+        // The peers' threads that wait for `published` stamps and watch for
+        // an orphaned peer are the benchmark's, not the relay's: left out.
+        let instrument: Set = [SyncPeer.publishedWatchThread, SyncPeer.orphanWatchThread]
         let before = relays.map { ProcStatus.threadRunTimes(of: $0.pid, excluding: instrument) }
         Thread.sleep(forTimeInterval: Double(idleSeconds))
         let idle = zip(relays, before).compactMap { peer, start -> Double? in
@@ -124,7 +124,7 @@ extension RelayWorkload {
                 "sync.relay.delay.\(id)", title: "relay delay, \(label): commit on A to commit on B through JetStream",
                 unit: "ms", higherIsBetter: false, system: .shareLog, value: relayed)
             measurements.record(
-                "sync.relay.delay.published.\(id)", title: "  of which: commit on A to the stream's acknowledgement (1 ms resolution), \(label)",
+                "sync.relay.delay.published.\(id)", title: "  of which: commit on A to the stream's acknowledgement, \(label)",
                 unit: "ms", higherIsBetter: false, system: .shareLog, value: viaRelay.published.milliseconds(p))
             measurements.record(
                 "sync.relay.delay.direct.\(id)", title: "  anchor: direct follow (sync --follow), \(label)",

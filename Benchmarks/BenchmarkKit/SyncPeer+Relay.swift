@@ -4,11 +4,10 @@ import ShareSync
 
 /// `sharelog-bench relay`: the relay workload's peer process.
 extension SyncPeer {
-    /// How often the relay peer reads its relay's count of published events.
-    static let publishedPollInterval: useconds_t = 1000
-    /// The name of the thread that does it: the benchmark's instrument, not
-    /// the relay, so the idle measurement leaves it out.
-    public static let publishedPollThread = "bench-published"
+    /// The name of the thread that waits for the relay's count of published
+    /// events to change: the benchmark's instrument, not the relay, so the
+    /// idle measurement leaves it out.
+    public static let publishedWatchThread = "bench-published"
 
     /// `sharelog-bench relay`: relays the store at `store` (created if
     /// missing) through the JetStream stream `stream` (subjects
@@ -28,8 +27,8 @@ extension SyncPeer {
     ///   as it wakes (a replica that creates nothing logs only what it
     ///   applied);
     /// - `published TOTAL NANOSECONDS` when the relay's count of its own
-    ///   events that the stream acknowledged has changed, read every
-    ///   `publishedPollInterval` µs.
+    ///   events that the stream acknowledged has changed, as soon as the
+    ///   relay counts it (`RelayStatistics.counts(after:timeout:)`).
     public static func relay(
         store path: String, nats: String, streamKey: String, stream: String, subjectPrefix: String, now: Int64
     ) -> (code: Int32, error: String?) {
@@ -43,7 +42,11 @@ extension SyncPeer {
             // every later commit it announces is the relay's.
             let start = try store.lastPosition()
             let commits = try store.commits()
-            Task.detached {
+            // On the commit watch's own thread, not Swift's global pool: a
+            // process that has used the pool's threads runs libdispatch's
+            // 1 Hz pool monitor for the rest of its life, which `sharelog
+            // relay` does not, and the idle measurement would count it.
+            Task.detached(executorPreference: CommitWatchExecutor.shared) {
                 var printed = start
                 for await position in commits where position > printed {
                     printed = position
@@ -60,21 +63,20 @@ extension SyncPeer {
             relayOptions.stream = settings
             let connection = try JetStreamConnection(JetStreamConnection.Options(servers: nats.split(separator: ",").map(String.init)))
             let relay = StreamRelay(store: store, connection: connection, keyring: keyring, options: relayOptions)
-            let polling = Thread {
+            let watching = Thread {
                 // Foundation's `Thread.name` does not reach the kernel's
                 // thread name, which the benchmark reads; this does.
-                try? publishedPollThread.write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
-                var printed = 0
+                try? publishedWatchThread.write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
+                var seen = relay.statistics.current
                 while !context.isStopping {
-                    let published = relay.statistics.current.published
-                    if published != printed {
-                        printed = published
-                        printLine("published \(published) \(monotonicNanoseconds())")
+                    let now = relay.statistics.counts(after: seen, timeout: .seconds(1))
+                    if now.published != seen.published {
+                        printLine("published \(now.published) \(monotonicNanoseconds())")
                     }
-                    usleep(publishedPollInterval)
+                    seen = now
                 }
             }
-            polling.start()
+            watching.start()
             try relay.run(context: context) { line in
                 if line.hasPrefix("caught up") { printLine("caught-up \(monotonicNanoseconds())") }
                 FileHandle.standardError.write(Data("relay: \(line)\n".utf8))

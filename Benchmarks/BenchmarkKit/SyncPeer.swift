@@ -97,6 +97,9 @@ public enum SyncPeer {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
+    /// The kernel's name of the thread `stopWhenOrphaned` starts.
+    public static let orphanWatchThread = "bench-orphan"
+
     /// Stops `context` when the parent process is gone: checked every 2 s
     /// on a thread of its own. A peer is stopped by its benchmark; this is
     /// only for a benchmark that died, so it may be slow, and it must be
@@ -105,6 +108,9 @@ public enum SyncPeer {
     static func stopWhenOrphaned(_ context: SessionContext) {
         let parent = getppid()
         Thread.detachNewThread {
+            // Named, so that an idle measurement can leave it out: it is
+            // the benchmark's, not the relay's.
+            try? orphanWatchThread.write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
             while getppid() == parent { sleep(2) }
             context.stop()
         }

@@ -171,11 +171,15 @@ public final class JetStreamConnection: @unchecked Sendable {
             try check(
                 message.body.withUnsafeBufferPointer { natsMsg_Create(&msg, message.subject, nil, $0.baseAddress, Int32($0.count)) },
                 "make a message for \(message.subject)")
+            // No `MaxWait` per message: libnats (3.4) would keep a deadline
+            // for each one after its acknowledgement and wake a timer thread
+            // for every one of them when it passes, `timeout` later, long
+            // after the batch is done (an idle relay's CPU, BENCHMARKS.md).
+            // The batch has one deadline, in `js_PublishAsyncComplete` below.
             var options = jsPubOptions()
             jsPubOptions_Init(&options)
             let status = message.messageID.withCString { id in
                 options.MsgId = id
-                options.MaxWait = nanoseconds(timeout) / 1_000_000
                 return js_PublishMsgAsync(context, &msg, &options)
             }
             natsMsg_Destroy(msg)  // nil once the library took it

@@ -2,8 +2,8 @@ import Foundation
 
 /// What a relay has done since it started. Read from any thread.
 ///
-/// `@unchecked Sendable`: `counts` is only touched under `lock` (NSLock:
-/// ThreadSanitizer sees pthread mutexes).
+/// `@unchecked Sendable`: `counts` is only touched under `condition`
+/// (NSCondition: ThreadSanitizer sees pthread mutexes).
 public final class RelayStatistics: @unchecked Sendable {
     public struct Counts: Sendable, Equatable, Encodable {
         /// This replica's own events the stream acknowledged.
@@ -33,12 +33,29 @@ public final class RelayStatistics: @unchecked Sendable {
         public var catchUpFetches = 0
     }
 
-    private let lock = NSLock()
+    private let condition = NSCondition()
     private var counts = Counts()
 
     public init() {}
 
-    public var current: Counts { lock.withLock { counts } }
+    public var current: Counts { condition.withLock { counts } }
 
-    func update(_ change: (inout Counts) -> Void) { lock.withLock { change(&counts) } }
+    /// The counts once they differ from `seen`, or as they are when
+    /// `timeout` has passed: a watcher blocks here instead of polling, and
+    /// sees each change as soon as the relay makes it. Blocks the calling
+    /// thread; call it from a thread of the caller's own.
+    public func counts(after seen: Counts, timeout: Duration) -> Counts {
+        let deadline = Date(timeIntervalSinceNow: Double(timeout.components.seconds) + Double(timeout.components.attoseconds) * 1e-18)
+        return condition.withLock {
+            while counts == seen, condition.wait(until: deadline) {}
+            return counts
+        }
+    }
+
+    func update(_ change: (inout Counts) -> Void) {
+        condition.withLock {
+            change(&counts)
+            condition.broadcast()
+        }
+    }
 }
