@@ -59,30 +59,33 @@ let package = Package(
         // Linux futexes (no library: the syscall and atomics, as static
         // inline C), for the store's cross-process commit signal.
         .systemLibrary(name: "CFutex"),
+        // Layer 0: the small primitives every library shares (the lock,
+        // Duration's units, CRC-32, an owned file descriptor, secret bytes).
+        .target(name: "SharePrimitives", dependencies: ["CZlib"]),
         // The safe Swift wrapper: environment, transactions, databases, cursors, errors.
-        .target(name: "LMDB", dependencies: ["CLMDB"]),
+        .target(name: "LMDB", dependencies: ["CLMDB", "SharePrimitives"]),
         // Secure delete for data.mdb: walks LMDB's on-disk pages and zeroes
         // what no snapshot uses. Apart from the wrapper, so its reach shows
         // at the import level.
-        .target(name: "LMDBScrub", dependencies: ["LMDB", "CLMDB"]),
+        .target(name: "LMDBScrub", dependencies: ["LMDB", "CLMDB", "SharePrimitives"]),
         // What an App Clip's interface links: card links (parse and build),
         // vCard validation, preview and photo decoding. Pure code, no LMDB.
         .target(name: "ShareClip"),
         // The engine: events, log, projections, expiry, compaction, verify.
-        .target(name: "ShareLog", dependencies: ["LMDB", "LMDBScrub", "CZlib", "CFutex", "ShareClip"]),
+        .target(name: "ShareLog", dependencies: ["SharePrimitives", "LMDB", "LMDBScrub", "CFutex", "ShareClip"]),
         // Sync (docs/SYNC.md): wire frames, session state machines,
         // transports (Unix sockets, TCP with TLS 1.3, stdio), the server,
         // and the relay over NATS JetStream.
-        .target(name: "ShareSync", dependencies: ["ShareLog", "ShareClip", "COpenSSL", "CZlib", "CNATS"]),
+        .target(name: "ShareSync", dependencies: ["SharePrimitives", "ShareLog", "ShareClip", "COpenSSL", "CNATS"]),
         // The link's domain over HTTP (docs/HTTP.md): the pure request
         // handler (routes, negotiation, cache policy, rendering, limits),
         // the libmicrohttpd server around it, and the clip's libcurl fetch.
-        .target(name: "ShareHTTP", dependencies: ["ShareLog", "ShareSync", "ShareClip", "COpenSSL", "CMicroHTTPD", "CCurl"]),
+        .target(name: "ShareHTTP", dependencies: ["SharePrimitives", "ShareLog", "ShareSync", "ShareClip", "COpenSSL", "CMicroHTTPD", "CCurl"]),
         // Deterministic sample business cards for the demo, the benchmark
         // and the tests. Not a product: no library's public API holds them.
         .target(name: "SampleCards"),
         // The command-line tool: parses arguments, calls ShareLog, prints.
-        .executableTarget(name: "sharelog", dependencies: ["ShareLog", "ShareSync", "ShareHTTP", "ShareClip", "SampleCards"]),
+        .executableTarget(name: "sharelog", dependencies: ["SharePrimitives", "ShareLog", "ShareSync", "ShareHTTP", "ShareClip", "SampleCards"]),
 
         // A separate process for the multi-process tests (stale readers, foreign
         // growth, concurrent readers, fork). Not a product: tests spawn it.
@@ -102,12 +105,13 @@ let package = Package(
         // Swift Testing traits the test targets share (not in TestSupport,
         // which the benchmark links into a static build without Testing).
         .target(name: "TestTraits", path: "Tests/TestTraits"),
-        .testTarget(name: "LMDBTests", dependencies: ["LMDB", "LMDBScrub", "lmdb-probe", "lmdb-peer", "TestSupport", "TestTraits"]),
+        .testTarget(name: "SharePrimitivesTests", dependencies: ["SharePrimitives", "TestSupport"]),
+        .testTarget(name: "LMDBTests", dependencies: ["SharePrimitives", "LMDB", "LMDBScrub", "lmdb-probe", "lmdb-peer", "TestSupport", "TestTraits"]),
         .testTarget(name: "ShareSyncTests", dependencies: ["ShareSync", "ShareLog", "SampleCards", "TestSupport", "TestTraits", "sharelog"]),
         .testTarget(name: "ShareHTTPTests", dependencies: ["ShareHTTP", "ShareSync", "ShareLog", "ShareClip", "SampleCards", "TestSupport", "TestTraits", "sharelog"]),
         .testTarget(name: "ShareClipTests", dependencies: ["ShareClip", "SampleCards", "TestSupport", "TestTraits"]),
         .testTarget(
-            name: "ShareLogTests", dependencies: ["ShareLog", "ShareClip", "SampleCards", "FormatReference", "TestSupport", "TestTraits", "sharelog"]),
+            name: "ShareLogTests", dependencies: ["SharePrimitives", "ShareLog", "ShareClip", "SampleCards", "FormatReference", "TestSupport", "TestTraits", "sharelog"]),
 
         // Reliability harnesses (docs/RELIABILITY.md): fuzz targets and their
         // libFuzzer driver, the crash-injection harness, and their tests.
@@ -127,7 +131,7 @@ let package = Package(
         .target(name: "CPowerCut", path: "Tests/PowerCutShim", linkerSettings: [.linkedLibrary("dl")]),
         .testTarget(
             name: "ReliabilityTests",
-            dependencies: ["ShareLog", "ShareClip", "SampleCards", "LMDB", "TestSupport", "TestTraits", "FuzzTargets", "CrashHarness", "sharelog", "sharelog-crash"]
+            dependencies: ["SharePrimitives", "ShareLog", "ShareClip", "SampleCards", "LMDB", "TestSupport", "TestTraits", "FuzzTargets", "CrashHarness", "sharelog", "sharelog-crash"]
         ),
         // Benchmarks (Benchmarks/, BENCHMARKS.md): ShareLog side by side with
         // raw LMDB in C, with SQLite and with Redis. Not products: Scripts/bench builds them.

@@ -1,4 +1,5 @@
 import Dispatch
+import SharePrimitives
 
 /// The writer's rule for holding a group commit open
 /// (`Environment.Options.commitDelay`), like PostgreSQL's `commit_delay`
@@ -27,8 +28,7 @@ struct CommitDelay {
     /// - Parameter delay: negative counts as zero; anything past a century
     ///   as a century, so deadlines never overflow.
     init(_ delay: Duration) {
-        let (seconds, attoseconds) = min(max(delay, .zero), .seconds(100 * 365 * 86_400)).components
-        nanoseconds = UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
+        nanoseconds = UInt64(min(max(delay, .zero), .seconds(100 * 365 * 86_400)).wholeNanoseconds)
     }
 
     /// How many queued writes to wait for before taking the next group,

@@ -1,4 +1,5 @@
 import Glibc
+import SharePrimitives
 
 /// The process-wide table of open environments, keyed by directory identity.
 ///

@@ -1,5 +1,6 @@
 import CLMDB
 import Glibc
+import SharePrimitives
 
 /// An error from LMDB or from this wrapper, matched by its code.
 ///
@@ -16,6 +17,11 @@ public struct LMDBError: Error, Hashable, Sendable, CustomStringConvertible {
     public init(code: Int32, context: String = "") {
         self.code = code
         self.context = context
+    }
+
+    /// The error of a failed system call, with its `errno` as the code.
+    package init(_ error: SystemError) {
+        self.init(code: error.code, context: error.context)
     }
 
     public static func == (lhs: LMDBError, rhs: LMDBError) -> Bool { lhs.code == rhs.code }

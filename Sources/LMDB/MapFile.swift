@@ -1,6 +1,7 @@
 import CLMDB
 import Glibc
 import Synchronization
+import SharePrimitives
 
 /// `data.mdb` of a read-write environment, opened once more by this process
 /// for the two things `MDB_WRITEMAP` needs around liblmdb:
@@ -30,10 +31,11 @@ import Synchronization
 /// programs) are not covered; programs that do not use WRITEMAP (the
 /// `mdb_*` tools, most bindings) never truncate the file.
 final class MapFile: @unchecked Sendable {
-    // @unchecked Sendable: `descriptor` and `path` are immutable; `reserved`
+    // @unchecked Sendable: `file` and `path` are immutable; `reserved`
     // is atomic. flock and posix_fallocate are thread-safe system calls.
     let path: String
-    private let descriptor: Int32
+    /// Closed when the instance ends.
+    private let file: OwnedDescriptor
     /// Bytes from the start of the file that this process has allocated
     /// blocks for, as far as it knows.
     private let reserved = Atomic<Int>(0)
@@ -41,25 +43,19 @@ final class MapFile: @unchecked Sendable {
     /// Opens, creating it if missing, `data.mdb` in `directory`.
     init(directory: String, mode: mode_t) throws(LMDBError) {
         path = directory + "/data.mdb"
-        let descriptor = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, mode)
-        guard descriptor >= 0 else { throw LMDBError(code: errno, context: "open '\(path)'") }
-        self.descriptor = descriptor
+        do { file = try OwnedDescriptor(opening: path, flags: O_RDWR | O_CREAT, mode: mode) } catch { throw LMDBError(error) }
     }
-
-    deinit { Glibc.close(descriptor) }
 
     /// The file's size in bytes.
     func size() throws(LMDBError) -> Int {
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw LMDBError(code: errno, context: "fstat '\(path)'") }
-        return Int(info.st_size)
+        do { return try file.size() } catch { throw LMDBError(error) }
     }
 
     /// Runs `body` holding the lock shared: no process resizes its map
     /// meanwhile.
     func withShared<R>(_ body: () throws(LMDBError) -> R) throws(LMDBError) -> R {
         try lock(LOCK_SH)
-        defer { flock(descriptor, LOCK_UN) }
+        defer { flock(file.raw, LOCK_UN) }
         return try body()
     }
 
@@ -71,12 +67,12 @@ final class MapFile: @unchecked Sendable {
     ///   `ResizeGate`), which `flock` would convert instead of waiting for.
     func withExclusive<R>(_ body: () throws(LMDBError) -> R) throws(LMDBError) -> R {
         try lock(LOCK_EX)
-        defer { flock(descriptor, LOCK_UN) }
+        defer { flock(file.raw, LOCK_UN) }
         return try body()
     }
 
     private func lock(_ operation: Int32) throws(LMDBError) {
-        while flock(descriptor, operation) != 0 {
+        while flock(file.raw, operation) != 0 {
             if errno != EINTR { throw LMDBError(code: errno, context: "flock '\(path)'") }
         }
     }
@@ -110,7 +106,7 @@ final class MapFile: @unchecked Sendable {
         var allocated = before, step = mapSize - before
         var full: Int32 = 0
         while allocated < mapSize {
-            let rc = Self.allocate(descriptor, from: allocated, count: step)
+            let rc = Self.allocate(file.raw, from: allocated, count: step)
             if rc == 0 {
                 allocated += step
                 step = mapSize - allocated

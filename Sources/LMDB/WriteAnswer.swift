@@ -1,4 +1,5 @@
 import Dispatch
+import SharePrimitives
 
 /// Carries a write's result from the writer thread to a caller that blocks
 /// for it.

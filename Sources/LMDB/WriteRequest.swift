@@ -1,3 +1,5 @@
+import SharePrimitives
+
 /// One submitted write: a closure for the writer thread and a way to answer.
 ///
 /// `body` may run more than once (after map growth, or after another

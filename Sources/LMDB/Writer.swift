@@ -2,6 +2,7 @@ import CLMDB
 import Dispatch
 import Glibc
 import Synchronization
+import SharePrimitives
 
 /// The environment's one writer: a dedicated thread that runs every write
 /// transaction of this process.

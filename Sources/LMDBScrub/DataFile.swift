@@ -1,42 +1,37 @@
 import CLMDB
 import Glibc
 import LMDB
+import SharePrimitives
 
 /// `data.mdb` opened a second time, read-write, for `Environment.scrub`: it
 /// reads pages with `pread` and overwrites unused bytes with `pwrite`.
 ///
-/// Its own descriptor, opened `O_RDWR | O_CLOEXEC` and closed when the value
-/// goes. Closing it drops no lock of LMDB's, which takes POSIX locks on
+/// Its own descriptor (`OwnedDescriptor`), opened `O_RDWR | O_CLOEXEC` and
+/// closed when the value goes. Closing it drops no lock of LMDB's, which takes POSIX locks on
 /// `lock.mdb` only, nor the wrapper's `flock` on its own descriptor of
 /// `data.mdb`. LMDB maps `data.mdb` `MAP_SHARED` (writable, `MDB_WRITEMAP`)
 /// and writes into the map, so on Linux the map and these writes go through
 /// the one page cache.
 struct DataFile: ~Copyable {
     let path: String
-    private let descriptor: Int32
+    private let file: OwnedDescriptor
 
     init(path: String) throws(LMDBError) {
-        let descriptor = Glibc.open(path, O_RDWR | O_CLOEXEC)
-        guard descriptor >= 0 else { throw LMDBError(code: errno, context: "open '\(path)' for scrub") }
+        do { file = try OwnedDescriptor(opening: path, flags: O_RDWR) } catch { throw LMDBError(code: error.code, context: error.context + " for scrub") }
         self.path = path
-        self.descriptor = descriptor
     }
-
-    deinit { Glibc.close(descriptor) }
 
     /// The file's size in bytes.
     func size() throws(LMDBError) -> Int {
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw LMDBError(code: errno, context: "fstat '\(path)'") }
-        return Int(info.st_size)
+        do { return try file.size() } catch { throw LMDBError(error) }
     }
 
     /// True when `other` (LMDB's own descriptor) refers to this same file.
     func isSameFile(as other: Int32) throws(LMDBError) -> Bool {
-        var mine = stat(), theirs = stat()
-        guard fstat(descriptor, &mine) == 0, fstat(other, &theirs) == 0 else {
-            throw LMDBError(code: errno, context: "fstat '\(path)'")
-        }
+        let mine: stat
+        do { mine = try file.status() } catch { throw LMDBError(error) }
+        var theirs = stat()
+        guard fstat(other, &theirs) == 0 else { throw LMDBError(code: errno, context: "fstat LMDB's descriptor of '\(path)'") }
         return mine.st_dev == theirs.st_dev && mine.st_ino == theirs.st_ino
     }
 
@@ -45,7 +40,7 @@ struct DataFile: ~Copyable {
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(LMDBError) -> Int {
         var done = 0
         while done < buffer.count {
-            let count = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+            let count = pread(file.raw, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
             if count < 0 {
                 if errno == EINTR { continue }
                 throw LMDBError(code: errno, context: "pread '\(path)' at \(offset + done)")
@@ -77,12 +72,12 @@ struct DataFile: ~Copyable {
         // Linux's values (every architecture); Glibc exports them only
         // with _GNU_SOURCE.
         let seekData: Int32 = 3, seekHole: Int32 = 4
-        let start = lseek(descriptor, off_t(offset), seekData)
+        let start = lseek(file.raw, off_t(offset), seekData)
         if start < 0 {
             if errno == ENXIO { return nil }
             throw LMDBError(code: errno, context: "lseek(SEEK_DATA) '\(path)' at \(offset)")
         }
-        let end = lseek(descriptor, start, seekHole)
+        let end = lseek(file.raw, start, seekHole)
         guard end >= 0 else { throw LMDBError(code: errno, context: "lseek(SEEK_HOLE) '\(path)' at \(start)") }
         return Int(start)..<Int(end)
     }
@@ -105,7 +100,7 @@ struct DataFile: ~Copyable {
         // than LMDB's.
         let lead = range.lowerBound % Int(sysconf(Int32(_SC_PAGESIZE)))
         let length = lead + range.count
-        guard let start = mmap(nil, length, PROT_READ, MAP_SHARED, descriptor, off_t(range.lowerBound - lead)),
+        guard let start = mmap(nil, length, PROT_READ, MAP_SHARED, file.raw, off_t(range.lowerBound - lead)),
             start != MAP_FAILED
         else {
             throw LMDBError(code: errno, context: "mmap '\(path)' at \(range.lowerBound)")
@@ -120,7 +115,7 @@ struct DataFile: ~Copyable {
     func writeZeros(count: Int, at offset: Int, from zeros: UnsafeRawBufferPointer) throws(LMDBError) {
         var done = 0
         while done < count {
-            let written = pwrite(descriptor, zeros.baseAddress!, min(zeros.count, count - done), off_t(offset + done))
+            let written = pwrite(file.raw, zeros.baseAddress!, min(zeros.count, count - done), off_t(offset + done))
             if written < 0 {
                 if errno == EINTR { continue }
                 throw LMDBError(code: errno, context: "pwrite '\(path)' at \(offset + done)")
@@ -132,7 +127,7 @@ struct DataFile: ~Copyable {
     /// `fdatasync`: the file's data, written through any descriptor, is on
     /// the disk when it returns.
     func synchronize() throws(LMDBError) {
-        while fdatasync(descriptor) != 0 {
+        while fdatasync(file.raw) != 0 {
             if errno != EINTR { throw LMDBError(code: errno, context: "fdatasync '\(path)'") }
         }
     }

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 @testable import LMDB
 import TestTraits
+import SharePrimitives
 
 @Suite(.hangDeadline) struct RegistryTests {
     @Test func openingADirectoryTwiceReturnsTheSameEnvironment() throws {

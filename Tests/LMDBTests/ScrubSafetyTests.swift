@@ -7,6 +7,7 @@ import TestSupport
 import Testing
 @testable import LMDB
 import TestTraits
+import SharePrimitives
 
 /// Scrub beside other work: its own transaction, nesting, foreign
 /// databases, the reader list, and concurrent writers and readers.

@@ -6,6 +6,7 @@ import LMDBScrub
 import TestSupport
 import Testing
 @testable import LMDB
+import SharePrimitives
 
 @Suite struct ScrubTests {
     /// Repeated through every secret value, so that any fragment of one

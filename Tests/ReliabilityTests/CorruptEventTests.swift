@@ -4,6 +4,7 @@ import SampleCards
 import Testing
 @testable import ShareLog
 import TestTraits
+import SharePrimitives
 
 /// A log value damaged on disk (planted here through raw LMDB) is reported,
 /// with its sequence number, by `verify`, by `events(after:)`, by compaction
@@ -42,7 +43,7 @@ import TestTraits
         /// `bytes` with the checksum recomputed, so only the damage is wrong.
         func resealed(_ bytes: [UInt8]) -> [UInt8] {
             var sealed = Array(bytes.dropLast(4))
-            let checksum = sealed.withUnsafeBytes { Checksum.crc32($0) }
+            let checksum = sealed.withUnsafeBytes { CRC32.of($0) }
             withUnsafeBytes(of: checksum.bigEndian) { sealed.append(contentsOf: $0) }
             return sealed
         }

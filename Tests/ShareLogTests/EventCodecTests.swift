@@ -2,6 +2,7 @@ import Foundation
 import SampleCards
 import Testing
 @testable import ShareLog
+import SharePrimitives
 
 @Suite struct EventCodecTests {
     static let origin = ReplicaID.random()
@@ -65,7 +66,7 @@ import Testing
     static func withFlags(_ flags: UInt8, _ event: Event) -> [UInt8] {
         var bytes = EventCodec.encode(event)
         bytes[2] = flags
-        let checksum = bytes.withUnsafeBytes { Checksum.crc32(UnsafeRawBufferPointer(rebasing: $0[0..<bytes.count - 4])) }
+        let checksum = bytes.withUnsafeBytes { CRC32.of(UnsafeRawBufferPointer(rebasing: $0[0..<bytes.count - 4])) }
         withUnsafeBytes(of: checksum.bigEndian) { bytes.replaceSubrange(bytes.count - 4..<bytes.count, with: $0) }
         return bytes
     }

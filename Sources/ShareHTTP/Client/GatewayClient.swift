@@ -1,6 +1,7 @@
 import CCurl
 import ShareLog
 import ShareSync
+import SharePrimitives
 
 /// The clip's side of the HTTP gateway (docs/HTTP.md): fetches one share
 /// link's events with libcurl, as an App Clip fetches its link with
@@ -173,10 +174,9 @@ public final class GatewayClient {
         guard code == CURLE_OK else { throw .setup("\(what): \(String(cString: curl_easy_strerror(code)))") }
     }
 
-    /// `duration` in whole milliseconds, at least 1 (0 would mean no limit).
+    /// `duration` in milliseconds to wait, at least 1 (0 would mean no limit).
     private static func milliseconds(_ duration: Duration) -> Int {
-        let (seconds, attoseconds) = duration.components
-        return max(1, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
+        max(1, Int(duration.millisecondsToWait))
     }
 
     /// The media type of a `Content-Type` value: lowercased, without

@@ -1,5 +1,6 @@
 import ShareLog
 import Synchronization
+import SharePrimitives
 
 /// Per-address rate limits in a fixed amount of memory, whatever the
 /// number of addresses: the generic cell rate algorithm (one "theoretical
@@ -60,7 +61,7 @@ public final class RateLimiter: Sendable {
     /// The limit's interval in milliseconds (at least 1), and how far ahead
     /// of now an address's arrival time may run: the rest of the burst.
     private var interval: Int64 {
-        max(1, Int64(limit.interval.components.seconds) * 1000 + limit.interval.components.attoseconds / 1_000_000_000_000_000)
+        max(1, limit.interval.wholeMilliseconds)
     }
     private var tolerance: Int64 { interval * Int64(limit.burst - 1) }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import SharePrimitives
 
 /// The header deadline libmicrohttpd lacks: each connection must send a
 /// request's whole header within `timeout` of its accept, or of the end of
@@ -36,7 +37,7 @@ final class ConnectionWatch: Sendable {
     let cutOff = Atomic<Int>(0)
 
     init(timeout: Duration) {
-        self.timeout = max(1, timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        self.timeout = max(1, timeout.millisecondsToWait)
     }
 
     /// A connection was accepted on `descriptor`.

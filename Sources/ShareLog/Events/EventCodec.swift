@@ -1,3 +1,5 @@
+import SharePrimitives
+
 /// The binary encoding of an `Event`, shared by the log and the wire.
 ///
 /// Layout, version 1 (integers big-endian):
@@ -52,7 +54,7 @@ public enum EventCodec {
         case .unknown(_, _, let payload):
             writer.write(payload)
         }
-        let checksum = writer.bytes.withUnsafeBytes { Checksum.crc32($0) }
+        let checksum = writer.bytes.withUnsafeBytes { CRC32.of($0) }
         writer.write(checksum)
         return writer.bytes
     }
@@ -87,7 +89,7 @@ public enum EventCodec {
         }
         let covered = UnsafeRawBufferPointer(rebasing: bytes[0..<headerSize + payloadSize])
         let stored = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: headerSize + payloadSize, as: UInt32.self))
-        guard Checksum.crc32(covered) == stored else { throw .checksumMismatch }
+        guard CRC32.of(covered) == stored else { throw .checksumMismatch }
         // Format 1 defines one flag for shareCreated and none for
         // shareExpired; another bit would be lost on re-encoding. A kind
         // from a newer version keeps its flags, to be relayed unchanged.

@@ -1,4 +1,5 @@
 import LMDB
+import SharePrimitives
 
 /// What the high-water file holds: the highest log position of `epoch`
 /// that may have left the store.

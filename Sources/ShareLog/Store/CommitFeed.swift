@@ -1,4 +1,5 @@
 import LMDB
+import SharePrimitives
 
 /// Tells subscribers the store's last log position after each commit that
 /// moved it, so live follow can push new events without polling.

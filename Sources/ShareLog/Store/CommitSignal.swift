@@ -1,6 +1,7 @@
 import CFutex
 import Foundation
 import Glibc
+import SharePrimitives
 
 /// The store's cross-process commit signal (docs/SYNC.md "The commit
 /// signal"): a 32-bit counter at the start of `commit.signal` beside
@@ -125,9 +126,6 @@ final class CommitSignal: @unchecked Sendable {
     /// ring, on a spurious wake, at once when it has already moved, or when
     /// the timeout passes. The caller reads `value` again to tell.
     func wait(whileValueIs seen: UInt32, timeout: Duration) {
-        let (seconds, attoseconds) = timeout.components
-        let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        let total = nanoseconds.overflow ? Int64.max : nanoseconds.partialValue.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue
-        _ = sharelog_futex_wait(word, seen, max(total, 0))
+        _ = sharelog_futex_wait(word, seen, timeout.nanosecondsToWait)
     }
 }

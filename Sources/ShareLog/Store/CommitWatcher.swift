@@ -1,5 +1,6 @@
 import Foundation
 import LMDB
+import SharePrimitives
 
 /// Announces commits made by other processes (and other `ShareStore`
 /// instances) to one instance's `CommitFeed`: a thread that sleeps on the
@@ -85,7 +86,7 @@ final class CommitWatcher: Sendable {
                 if !isStopped { signal.wait(whileValueIs: seen, timeout: fallback) }
             } else {
                 wakeup.withLock {
-                    if !isStopped { _ = wakeup.wait(until: Date(timeIntervalSinceNow: fallback.seconds)) }
+                    if !isStopped { _ = wakeup.wait(until: Date(timeIntervalSinceNow: fallback.fractionalSeconds)) }
                 }
             }
             let ending = state.withLock { state -> Bool in
@@ -103,13 +104,5 @@ final class CommitWatcher: Sendable {
             }
             feed.publish(position)
         }
-    }
-}
-
-extension Duration {
-    /// This duration in seconds, as a `TimeInterval`.
-    fileprivate var seconds: TimeInterval {
-        let (seconds, attoseconds) = components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }
 }

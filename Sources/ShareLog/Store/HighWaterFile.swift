@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LMDB
+import SharePrimitives
 
 /// The `high-water` file beside `data.mdb` (docs/FORMAT.md "The high-water
 /// file"): the epoch, and the highest log position of that epoch that may
@@ -121,7 +122,7 @@ struct HighWaterFile {
         var bytes = magic + Key.bigEndian(version) + Key.bigEndian(record.sequence)
         bytes += record.epoch?.bytes ?? [UInt8](repeating: 0, count: 16)
         bytes += Key.bigEndian(record.position)
-        return bytes + Key.bigEndian(bytes.withUnsafeBytes { Checksum.crc32($0) })
+        return bytes + Key.bigEndian(bytes.withUnsafeBytes { CRC32.of($0) })
     }
 
     /// A slot's record; nil unless its magic, version and checksum hold.
@@ -132,7 +133,7 @@ struct HighWaterFile {
                 Key.integer(UnsafeRawBufferPointer(rebasing: raw[range]), as: T.self)
             }
             guard integer(4..<8, as: UInt32.self) == version,
-                  integer(40..<44, as: UInt32.self) == Checksum.crc32(UnsafeRawBufferPointer(rebasing: raw[0..<40])),
+                  integer(40..<44, as: UInt32.self) == CRC32.of(UnsafeRawBufferPointer(rebasing: raw[0..<40])),
                   let sequence = integer(8..<16, as: UInt64.self), let position = integer(32..<40, as: UInt64.self)
             else { return nil }
             let epoch = bytes[16..<32].allSatisfy { $0 == 0 } ? nil : Epoch(bytes: bytes[16..<32])

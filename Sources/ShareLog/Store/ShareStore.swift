@@ -1,6 +1,7 @@
 import Foundation
 import LMDB
 import ShareClip
+import SharePrimitives
 
 /// A ShareLog replica: one LMDB environment holding the event log and its
 /// projections.

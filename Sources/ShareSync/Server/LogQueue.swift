@@ -1,4 +1,5 @@
 import Foundation
+import SharePrimitives
 
 /// Log lines handed to a thread of their own, so that a server never waits
 /// on its log: a standard error that nobody reads fills its pipe, and a
@@ -66,8 +67,7 @@ public final class LogQueue: @unchecked Sendable {
         closing = true
         condition.signal()
         condition.unlock()
-        let (seconds, attoseconds) = timeout.components
-        if first { _ = finished.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))) }
+        if first { _ = finished.wait(timeout: .now() + .nanoseconds(Int(timeout.nanosecondsToWait))) }
     }
 
     private func drain() {

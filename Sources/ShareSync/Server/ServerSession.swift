@@ -1,4 +1,5 @@
 import ShareLog
+import SharePrimitives
 
 /// One server session on its own thread: after the `Vestibule` admitted
 /// it (`run`), or with its handshake too, over standard input and output
@@ -64,8 +65,7 @@ struct ServerSession {
     }
 
     static func figures(_ summary: SyncSummary, since start: ContinuousClock.Instant) -> String {
-        let elapsed = ContinuousClock.now - start
-        let milliseconds = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
+        let milliseconds = (ContinuousClock.now - start).wholeMilliseconds
         return "received \(summary.eventsReceived) events (\(summary.eventsApplied) new), sent \(summary.eventsSent), "
             + "\(summary.bytesIn) bytes in, \(summary.bytesOut) out, \(milliseconds) ms"
     }

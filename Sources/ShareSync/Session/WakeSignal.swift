@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import SharePrimitives
 
 /// A descriptor a session thread waits on beside its channel
 /// (`ByteChannel.waitReadable(orWake:deadline:)`), and that other threads
@@ -58,9 +59,7 @@ final class WakeSignal: Sendable {
         while true {
             let left = deadline - ContinuousClock.now
             guard left > .zero else { return false }
-            let (seconds, attoseconds) = left.components
-            let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
-            let ready = poll(&entry, 1, milliseconds)
+            let ready = poll(&entry, 1, Int32(clamping: left.millisecondsToWait))
             if ready > 0 { return true }
             if ready < 0, errno != EINTR { return false }
         }

@@ -1,4 +1,5 @@
 import Glibc
+import SharePrimitives
 
 /// Every system call of the transports passes through here: `EINTR` is
 /// retried, deadlines become `poll` timeouts, and a failure becomes a
@@ -15,10 +16,7 @@ enum Posix {
         guard let deadline else { return -1 }
         let remaining = deadline - ContinuousClock.now
         guard remaining > .zero else { return nil }
-        let (seconds, attoseconds) = remaining.components
-        let attosecondsPerMillisecond: Int64 = 1_000_000_000_000_000
-        let milliseconds = seconds * 1000 + (attoseconds + attosecondsPerMillisecond - 1) / attosecondsPerMillisecond
-        return Int32(clamping: milliseconds)
+        return Int32(clamping: remaining.millisecondsToWait)
     }
 
     /// Waits until `descriptor` is ready for `events` (`POLLIN`, `POLLOUT`).

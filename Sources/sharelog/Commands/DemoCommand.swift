@@ -1,5 +1,6 @@
 import Foundation
 import ShareLog
+import SharePrimitives
 
 /// The main job of `Scripts/demo`: ShareLog embedded in a main app, its
 /// server, a clip, a follower and the full app, each its own process

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import ShareHTTP
 import ShareSync
+import SharePrimitives
 
 struct HTTPCommand: Command {
     static let name = "http"

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import ShareLog
 import ShareSync
+import SharePrimitives
 
 struct RelayCommand: Command {
     static let name = "relay"

@@ -1,6 +1,7 @@
 import Foundation
 import ShareLog
 import ShareSync
+import SharePrimitives
 
 struct SyncCommand: Command {
     static let name = "sync"

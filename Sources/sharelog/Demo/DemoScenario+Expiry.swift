@@ -1,6 +1,7 @@
 import Foundation
 import SampleCards
 import ShareLog
+import SharePrimitives
 
 /// Steps 6 to 9: the expiry, what the other processes see of it, the
 /// handoff, and the checks at the end.

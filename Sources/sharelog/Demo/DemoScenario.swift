@@ -2,6 +2,7 @@ import Foundation
 import SampleCards
 import ShareClip
 import ShareLog
+import SharePrimitives
 
 /// The demo's scenario: ShareLog embedded in a main app (this process),
 /// its `sharelog serve` process, its `sharelog http` gateway on loopback,
