@@ -43,41 +43,31 @@ struct RelayCodec: Sendable {
     /// The event `message` carries.
     ///
     /// - Throws: `RelayFailure.invalidMessage` for a body that is no relay
-    ///   envelope, a seal that does not open, or an event that does not decode.
+    ///   envelope, a seal that does not open, or an event that does not
+    ///   decode (`InvalidRelayMessageReason`);
+    ///   `RelayFailure.cardBeyondKeyWindow` for a card sealed beyond the
+    ///   stream key's window.
     func event(from message: IncomingMessage) throws(RelayFailure) -> Event {
-        let refuse = { (reason: String) in
+        let refuse = { (reason: InvalidRelayMessageReason) in
             RelayFailure.invalidMessage(sequence: message.streamSequence, subject: message.subject, reason: reason)
         }
         let opened: RelayEnvelope.Opened
-        do {
-            opened = try RelayEnvelope.open(message.body) { keyring.cardKey(forHour: $0) }
-        } catch {
-            throw refuse("\(error)")
-        }
-        do {
-            switch opened {
-            case .plain(let bytes):
-                return try EventCodec.decode(bytes)
-            case .sealed(let redactedBytes, let hour, let card):
-                let event = try EventCodec.decode(redactedBytes)
-                guard case .shareCreated(let created) = event.kind, created.vCard == nil else {
-                    throw refuse("a sealed card comes with a creation without its card, and this is not one")
-                }
-                guard hour == StreamKey.hour(atMilliseconds: created.expiresAt.milliseconds) else {
-                    throw refuse("its card is sealed for hour \(hour), not for the hour the share expires")
-                }
-                guard let card else {
-                    let keyHour = keyring.hour
-                    if hour >= keyHour { throw RelayFailure.cardBeyondKeyWindow(hour: hour, keyHour: keyHour) }
-                    return event
-                }
-                return Event(id: event.id, kind: .shareCreated(
-                    ShareCreated(recordName: created.recordName, vCard: card, createdAt: created.createdAt, expiresAt: created.expiresAt)))
+        do { opened = try RelayEnvelope.open(message.body) { keyring.cardKey(forHour: $0) } } catch { throw refuse(.envelope(error)) }
+        switch opened {
+        case .plain(let bytes):
+            do { return try EventCodec.decode(bytes) } catch { throw refuse(.event(error)) }
+        case .sealed(let redactedBytes, let hour, let card):
+            let event: Event
+            do { event = try EventCodec.decode(redactedBytes) } catch { throw refuse(.event(error)) }
+            guard case .shareCreated(let created) = event.kind, created.vCard == nil else { throw refuse(.sealedWithoutRedactedCreation) }
+            guard hour == StreamKey.hour(atMilliseconds: created.expiresAt.milliseconds) else { throw refuse(.sealedForOtherHour(hour)) }
+            guard let card else {
+                let keyHour = keyring.hour
+                if hour >= keyHour { throw .cardBeyondKeyWindow(hour: hour, keyHour: keyHour) }
+                return event
             }
-        } catch let failure as RelayFailure {
-            throw failure
-        } catch {
-            throw refuse("its event does not decode: \(error)")
+            return Event(id: event.id, kind: .shareCreated(
+                ShareCreated(recordName: created.recordName, vCard: card, createdAt: created.createdAt, expiresAt: created.expiresAt)))
         }
     }
 }

@@ -50,7 +50,7 @@ final class RelayConsumer {
     init(
         store: ShareStore, connection: JetStreamConnection, settings: StreamSettings, codec: RelayCodec,
         identity: RelayStreamIdentity, statistics: RelayStatistics, clock: any WallClock
-    ) throws {
+    ) throws(RelayFailure) {
         self.store = store
         self.connection = connection
         self.settings = settings
@@ -58,7 +58,7 @@ final class RelayConsumer {
         self.identity = identity
         self.statistics = statistics
         self.clock = clock
-        let cursor = try store.cursor(of: identity.consumed)
+        let cursor = try RelayFailure.fromStore(store.cursor(of: identity.consumed))
         position = cursor?.epoch == identity.epoch ? cursor!.position : 0
     }
 
@@ -71,14 +71,16 @@ final class RelayConsumer {
     /// comment for when).
     ///
     /// - Throws: `RelayFailure.snapshotRequired` when messages after the
-    ///   cursor are gone (a fresh store counts as a cursor at 0).
-    func attach() throws {
+    ///   cursor are gone (a fresh store counts as a cursor at 0);
+    ///   `.unsuitableStream` when the stream was made again; `.stream`
+    ///   when JetStream did not answer (the caller retries).
+    func attach() throws(RelayFailure) {
         consumer = nil
         let info = try streamInfo()
         if info.firstSequence > position + 1 {
-            throw RelayFailure.snapshotRequired(appliedThrough: position, firstHeld: info.firstSequence)
+            throw .snapshotRequired(appliedThrough: position, firstHeld: info.firstSequence)
         }
-        if let existing = try connection.consumerInfo(stream: settings.name, durable: durableName),
+        if let existing = try RelayFailure.fromStream(connection.consumerInfo(stream: settings.name, durable: durableName)),
             existing.filterSubject == settings.allSubjects, existing.acknowledgesAll, existing.deliveredStreamSequence <= position
         {
             do {
@@ -86,28 +88,30 @@ final class RelayConsumer {
                     stream: settings.name, durable: durableName, filter: settings.allSubjects, interrupter: interrupter)
                 fresh = false
                 return
-            } catch where error.isConsumerNotFound {
+            } catch {
                 // Deleted between the two requests: made afresh below.
+                guard error.isConsumerNotFound else { throw .stream(error) }
             }
         }
-        consumer = try connection.makePullConsumer(
-            stream: settings.name, durable: durableName, filter: settings.allSubjects, startSequence: position + 1, interrupter: interrupter)
+        consumer = try RelayFailure.fromStream(
+            connection.makePullConsumer(
+                stream: settings.name, durable: durableName, filter: settings.allSubjects, startSequence: position + 1, interrupter: interrupter))
         fresh = true
         statistics.update { $0.consumersMade += 1 }
     }
 
     /// The stream's last sequence now: the end a catch-up reads to.
-    func streamEnd() throws -> UInt64 {
+    func streamEnd() throws(RelayFailure) -> UInt64 {
         try streamInfo().lastSequence
     }
 
     /// The stream's info, checked to be the stream the relay started on.
-    private func streamInfo() throws -> StreamInfo {
-        guard let info = try connection.streamInfo(named: settings.name) else {
-            throw JetStreamError("find stream \(settings.name)", status: .init(rawValue: 0))
+    private func streamInfo() throws(RelayFailure) -> StreamInfo {
+        guard let info = try RelayFailure.fromStream(connection.streamInfo(named: settings.name)) else {
+            throw .stream(JetStreamError("find stream \(settings.name)", status: .init(rawValue: 0)))
         }
         guard RelayStreamIdentity(stream: info) == identity else {
-            throw RelayFailure.unsuitableStream("stream \(settings.name) was deleted and created again while the relay ran; restart the relay")
+            throw .unsuitableStream("stream \(settings.name) was deleted and created again while the relay ran; restart the relay")
         }
         return info
     }
@@ -124,14 +128,17 @@ final class RelayConsumer {
     /// transaction, then acknowledges it. Returns the messages received.
     /// After a failure, or a batch that jumped (see "Gaps"), the next pass
     /// attaches again, so it reads on from the cursor.
-    func pass(wait: Duration) throws -> Int {
+    ///
+    /// - Throws: `RelayFailure`; `.stream` when JetStream did not answer
+    ///   (the caller retries).
+    func pass(wait: Duration) throws(RelayFailure) -> Int {
         if consumer == nil { try attach() }
         guard let consumer else { return 0 }
         do {
-            let messages = try consumer.fetch(count: 1000, maxBytes: 1 << 20, timeout: wait)
+            let messages = try RelayFailure.fromStream(consumer.fetch(count: 1000, maxBytes: 1 << 20, timeout: wait))
             guard !messages.isEmpty else { return 0 }
             if try apply(messages) {
-                try consumer.acknowledgeFetched()
+                try RelayFailure.fromStream(consumer.acknowledgeFetched())
             } else {
                 self.consumer = nil
             }
@@ -145,7 +152,7 @@ final class RelayConsumer {
     /// Applies the run of `messages` that follows the cursor without a
     /// gap (see "Gaps"), with the cursor at its end. False when messages
     /// were lost on the way: the consumer must be attached again.
-    private func apply(_ messages: [IncomingMessage]) throws -> Bool {
+    private func apply(_ messages: [IncomingMessage]) throws(RelayFailure) -> Bool {
         var events: [Event] = []
         var through = position
         var deleted = 0
@@ -180,20 +187,20 @@ final class RelayConsumer {
     /// were deleted. From the middle of the stream (an operator removed
     /// them) that is no gap in what replicas made; from its front (they
     /// aged out before this replica read them) it is.
-    private func checkStillHeld(from sequence: UInt64) throws {
-        guard let info = try connection.streamInfo(named: settings.name) else { return }
+    private func checkStillHeld(from sequence: UInt64) throws(RelayFailure) {
+        guard let info = try RelayFailure.fromStream(connection.streamInfo(named: settings.name)) else { return }
         if info.firstSequence > sequence {
             consumer = nil
-            throw RelayFailure.snapshotRequired(appliedThrough: position, firstHeld: info.firstSequence)
+            throw .snapshotRequired(appliedThrough: position, firstHeld: info.firstSequence)
         }
     }
 
     /// Applies `events` with the stream cursor at `through`. An event of
     /// this replica's own id that it never made is refused
-    /// (`ShareLogError.ownOriginConflict`), as a sync session refuses one,
+    /// (`RelayFailure.store(.ownOriginConflict)`), as a sync session refuses one,
     /// and the replica keeps its id (docs/SYNC.md "Identity").
-    private func apply(_ events: [Event], through: UInt64) throws -> ApplyReport {
+    private func apply(_ events: [Event], through: UInt64) throws(RelayFailure) -> ApplyReport {
         let cursor = PeerCursor(peer: identity.consumed, epoch: identity.epoch, position: through, lastSeen: clock.now())
-        return try store.apply(events, advancing: cursor)
+        return try RelayFailure.fromStore(store.apply(events, advancing: cursor))
     }
 }

@@ -37,28 +37,29 @@ final class RelayPublisher {
     init(
         store: ShareStore, connection: JetStreamConnection, codec: RelayCodec, identity: RelayStreamIdentity, statistics: RelayStatistics,
         clock: any WallClock
-    ) throws {
+    ) throws(RelayFailure) {
         self.store = store
         self.connection = connection
         self.codec = codec
         self.identity = identity
         self.statistics = statistics
         self.clock = clock
-        let cursor = try store.cursor(of: identity.published)
+        let cursor = try RelayFailure.fromStore(store.cursor(of: identity.published))
         readThrough = cursor?.epoch == identity.epoch ? cursor!.position : 0
     }
 
     /// Publishes everything logged since the last pass. Returns how many
     /// messages went out; 0 when there was nothing new.
     ///
-    /// - Throws: `JetStreamError` when the cluster did not acknowledge a
-    ///   batch (nothing was committed for it; the next pass sends it again);
-    ///   a `ShareLogError` from the store.
-    func publishPending() throws -> Int {
+    /// - Throws: `RelayFailure.stream` when the cluster did not acknowledge
+    ///   a batch (nothing was committed for it; the next pass sends it
+    ///   again); `.store` from the store; `.cardBeyondKeyWindow` from the codec.
+    func publishPending() throws(RelayFailure) -> Int {
         var total = 0
-        var committed = try store.cursor(of: identity.published).flatMap { $0.epoch == identity.epoch ? $0.position : nil } ?? 0
+        var committed = try RelayFailure.fromStore(store.cursor(of: identity.published))
+            .flatMap { $0.epoch == identity.epoch ? $0.position : nil } ?? 0
         while true {
-            let entries = try store.events(after: readThrough, limit: Self.batchEntries, maxBytes: 1 << 20)
+            let entries = try RelayFailure.fromStore(store.events(after: readThrough, limit: Self.batchEntries, maxBytes: 1 << 20))
             guard let last = entries.last else { break }
             let own = store.replicaID
             let now = clock.now()
@@ -70,8 +71,8 @@ final class RelayPublisher {
                 // What leaves the store is recorded first, so that a store
                 // restored in place from an older copy renews its identity
                 // rather than publish these ids again (docs/SYNC.md "Identity").
-                try store.raiseHighWater(through: last.position)
-                let duplicates = try connection.publish(messages, timeout: .seconds(10))
+                try RelayFailure.fromStore(store.raiseHighWater(through: last.position))
+                let duplicates = try RelayFailure.fromStream(connection.publish(messages, timeout: .seconds(10)))
                 statistics.update {
                     $0.published += messages.count
                     $0.duplicatesPublished += duplicates
@@ -80,7 +81,8 @@ final class RelayPublisher {
             }
             readThrough = last.position
             if !messages.isEmpty || readThrough - committed >= Self.idleCommitDistance {
-                try store.apply([], advancing: PeerCursor(peer: identity.published, epoch: identity.epoch, position: readThrough, lastSeen: now))
+                let cursor = PeerCursor(peer: identity.published, epoch: identity.epoch, position: readThrough, lastSeen: now)
+                _ = try RelayFailure.fromStore(store.apply([], advancing: cursor))
                 committed = readThrough
             }
         }
@@ -89,9 +91,9 @@ final class RelayPublisher {
 
     /// Whether `event` is a creation whose share is live here now, so its
     /// card may leave this replica (docs/SYNC.md "What a peer reads").
-    private func isLive(_ event: Event, at now: Timestamp) throws -> Bool {
+    private func isLive(_ event: Event, at now: Timestamp) throws(RelayFailure) -> Bool {
         guard case .shareCreated(let created) = event.kind, created.vCard != nil else { return false }
-        if case .live = try store.fetch(created.recordName, at: now) { return true }
+        if case .live = try RelayFailure.fromStore(store.fetch(created.recordName, at: now)) { return true }
         return false
     }
 }

@@ -8,11 +8,11 @@ import ShareLog
 /// On start it makes sure the stream exists and fits, then catches up from
 /// the stream before it publishes anything: a store restored from an older
 /// copy that its own signs missed meets its own newer events there first,
-/// and stops with `ShareLogError.ownOriginConflict` instead of publishing
-/// events under ids the stream already holds.
+/// and stops with `RelayFailure.store(.ownOriginConflict)` instead of
+/// publishing events under ids the stream already holds.
 /// After that a publishing thread and the calling thread run side by side;
-/// connection and cluster errors are waited out with backoff, and anything
-/// else stops both and is thrown.
+/// connection and cluster errors (`RelayFailure.stream`) are waited out
+/// with backoff, and any other `RelayFailure` stops both and is thrown.
 ///
 /// The publishing thread does not poll: it publishes what is pending, then
 /// sleeps until the store announces a commit (`ShareStore.commits()`,
@@ -60,10 +60,12 @@ public final class StreamRelay: Sendable {
     /// Relays until `context` stops. `log` gets one line per notable
     /// moment (caught up, a retry, a snapshot).
     ///
-    /// - Throws: `RelayFailure`, `JetStreamError` while setting up the
-    ///   stream, `ShareLogError` from the store, `SyncFailure` from a snapshot
-    ///   or when the store's commits cannot be watched.
-    public func run(context: SessionContext, log: @escaping @Sendable (String) -> Void = { _ in }) throws {
+    /// - Throws: `RelayFailure`, the only error: `.stream` while setting up
+    ///   the stream (JetStream errors after that are retried, never thrown),
+    ///   `.store` from the store, `.sync` from a snapshot pull or when the
+    ///   store's commits cannot be watched, `.key` when the stream key file
+    ///   cannot be advanced, and the relay's own refusals.
+    public func run(context: SessionContext, log: @escaping @Sendable (String) -> Void = { _ in }) throws(RelayFailure) {
         let info = try ensureStream()
         let identity = RelayStreamIdentity(stream: info)
         let codec = RelayCodec(prefix: options.stream.subjectPrefix, keyring: keyring)
@@ -72,8 +74,15 @@ public final class StreamRelay: Sendable {
             statistics: statistics, clock: options.clock)
         try catchUp(consumer, identity: identity, context: context, log: log)
         log("caught up with stream \(options.stream.name) at sequence \(consumer.position); publishing")
-        let outcome = try withCommitWatch(store: store, context: context, when: true) { () throws(SyncFailure) -> Result<Void, any Error> in
-            Result { try relay(consumer, codec: codec, identity: identity, context: context, log: log) }
+        // The watch's own failure and the relay's are told apart: the
+        // relay's rides out of the watch as a value.
+        let outcome: Result<Void, RelayFailure>
+        do {
+            outcome = try withCommitWatch(store: store, context: context, when: true) { () throws(SyncFailure) -> Result<Void, RelayFailure> in
+                Result { () throws(RelayFailure) in try relay(consumer, codec: codec, identity: identity, context: context, log: log) }
+            }
+        } catch {
+            throw .sync(error)
         }
         try outcome.get()
     }
@@ -83,13 +92,13 @@ public final class StreamRelay: Sendable {
     private func relay(
         _ consumer: RelayConsumer, codec: RelayCodec, identity: RelayStreamIdentity, context: SessionContext,
         log: @escaping @Sendable (String) -> Void
-    ) throws {
+    ) throws(RelayFailure) {
         let interrupter = consumer.interrupter
-        let publishing = RelayThread(name: "sharelog-relay-publish") { [self] in
+        let publishing = RelayThread(name: "sharelog-relay-publish") { [self] () throws(RelayFailure) in
             // The publisher ends only when the relay stops, or fails, which
             // stops it: either way the consumer's fetch need not wait on.
             defer { interrupter.interrupt() }
-            do {
+            do throws(RelayFailure) {
                 try publish(codec: codec, identity: identity, context: context, log: log)
             } catch {
                 context.stop()
@@ -98,10 +107,11 @@ public final class StreamRelay: Sendable {
         }
         defer { _ = publishing.join() }
         do {
-            try loop(context: context, log: log) {
-                do {
+            try loop(context: context, log: log) { () throws(RelayFailure) in
+                do throws(RelayFailure) {
                     _ = try consumer.pass(wait: Self.fetchWait)
-                } catch RelayFailure.snapshotRequired(let applied, let first) where options.snapshotFrom != nil {
+                } catch {
+                    guard case .snapshotRequired(let applied, let first) = error, options.snapshotFrom != nil else { throw error }
                     try takeSnapshot(consumer, identity: identity, firstHeld: first, appliedThrough: applied, context: context, log: log)
                 }
             }
@@ -117,19 +127,20 @@ public final class StreamRelay: Sendable {
     /// there was nothing, waits for a commit, a stop or the heartbeat.
     private func publish(
         codec: RelayCodec, identity: RelayStreamIdentity, context: SessionContext, log: @escaping @Sendable (String) -> Void
-    ) throws {
+    ) throws(RelayFailure) {
         // Made here: a publisher belongs to the one thread that uses it.
         let publisher = try RelayPublisher(
             store: store, connection: connection, codec: codec, identity: identity, statistics: statistics, clock: options.clock)
         // Registered before the first look at the log: a commit after any
         // look signals it, so the wait after that look returns at once.
-        let wake = try context.registeredSignal()
+        let wake: WakeSignal
+        do { wake = try context.registeredSignal() } catch { throw .sync(error) }
         defer { context.release(wake) }
         // Kept when a commit wakes the wait: the log is looked at once a
         // heartbeat at least, however often commits come.
         var heartbeat = ContinuousClock.now + options.heartbeat
-        try loop(context: context, log: log) {
-            try keyring.advance(to: options.clock.now())
+        try loop(context: context, log: log) { () throws(RelayFailure) in
+            do throws(StreamKeyringError) { try keyring.advance(to: options.clock.now()) } catch { throw .key(error) }
             guard try publisher.publishPending() == 0, !context.isStopping else { return }
             if !wake.wait(until: heartbeat) { heartbeat = .now + options.heartbeat }
             // Drained after the wait, before the next look: a commit
@@ -140,18 +151,21 @@ public final class StreamRelay: Sendable {
     }
 
     /// Finds the stream, or creates it; checks that an existing one fits.
-    private func ensureStream() throws -> StreamInfo {
+    ///
+    /// - Throws: `RelayFailure.stream` when JetStream refused or did not
+    ///   answer (not retried); `.unsuitableStream`.
+    private func ensureStream() throws(RelayFailure) -> StreamInfo {
         let settings = options.stream
-        guard let info = try connection.streamInfo(named: settings.name) else {
-            return try connection.createStream(settings)
+        guard let info = try RelayFailure.fromStream(connection.streamInfo(named: settings.name)) else {
+            return try RelayFailure.fromStream(connection.createStream(settings))
         }
         guard info.subjects.contains(settings.allSubjects) || info.subjects.contains(">") else {
-            throw RelayFailure.unsuitableStream(
+            throw .unsuitableStream(
                 "stream \(settings.name) holds subjects \(info.subjects), not \(settings.allSubjects); give another --stream or --subject-prefix")
         }
         let minimum = nanoseconds(StreamSettings.minimumMaxAge)
         guard info.maxAgeNanoseconds == 0 || info.maxAgeNanoseconds >= minimum else {
-            throw RelayFailure.unsuitableStream(
+            throw .unsuitableStream(
                 "stream \(settings.name) keeps messages for \(info.maxAgeNanoseconds / 3_600_000_000_000) hours, less than the longest TTL "
                     + "plus the tombstone horizon (\(minimum / 3_600_000_000_000) hours): a replica away for a while would miss events. "
                     + "Raise its max age (`nats stream edit`)")
@@ -164,21 +178,31 @@ public final class StreamRelay: Sendable {
     /// pass waits a second for nothing (what is left below that end is not
     /// for this consumer: other subjects, or messages deleted). A replica
     /// already at the end reads nothing.
-    private func catchUp(_ consumer: RelayConsumer, identity: RelayStreamIdentity, context: SessionContext, log: @escaping @Sendable (String) -> Void) throws {
+    /// JetStream's errors (`RelayFailure.stream`) are waited out, a second
+    /// apart.
+    private func catchUp(
+        _ consumer: RelayConsumer, identity: RelayStreamIdentity, context: SessionContext, log: @escaping @Sendable (String) -> Void
+    ) throws(RelayFailure) {
         var end: UInt64?
         while !context.isStopping {
             do {
-                let target = try end ?? consumer.streamEnd()
+                let target: UInt64
+                if let end { target = end } else { target = try consumer.streamEnd() }
                 end = target
                 if consumer.position >= target { return }
                 statistics.update { $0.catchUpFetches += 1 }
                 if try consumer.pass(wait: .seconds(1)) == 0 { return }
-            } catch RelayFailure.snapshotRequired(let applied, let first) where options.snapshotFrom != nil {
-                try takeSnapshot(consumer, identity: identity, firstHeld: first, appliedThrough: applied, context: context, log: log)
-            } catch let error as JetStreamError {
-                statistics.update { $0.retries += 1 }
-                log("waiting for the cluster: \(error)")
-                context.sleep(for: .seconds(1))
+            } catch {
+                switch error {
+                case .snapshotRequired(let applied, let first) where options.snapshotFrom != nil:
+                    try takeSnapshot(consumer, identity: identity, firstHeld: first, appliedThrough: applied, context: context, log: log)
+                case .stream(let cause):
+                    statistics.update { $0.retries += 1 }
+                    log("waiting for the cluster: \(cause)")
+                    context.sleep(for: .seconds(1))
+                case .snapshotRequired, .unsuitableStream, .invalidMessage, .cardBeyondKeyWindow, .store, .sync, .key:
+                    throw error
+                }
             }
         }
     }
@@ -193,29 +217,35 @@ public final class StreamRelay: Sendable {
     private func takeSnapshot(
         _ consumer: RelayConsumer, identity: RelayStreamIdentity, firstHeld: UInt64, appliedThrough: UInt64,
         context: SessionContext, log: @escaping @Sendable (String) -> Void
-    ) throws {
+    ) throws(RelayFailure) {
         guard let request = options.snapshotFrom else { return }
         log("the stream lost messages \(appliedThrough + 1)…\(firstHeld - 1) this replica never applied; pulling from \(request.endpoint)")
-        let summary = try SyncClient.run(request, store: store, context: context)
-        try store.apply([], advancing: PeerCursor(peer: identity.consumed, epoch: identity.epoch, position: firstHeld - 1, lastSeen: options.clock.now()))
+        let summary: SyncSummary
+        do { summary = try SyncClient.run(request, store: store, context: context) } catch { throw .sync(error) }
+        let cursor = PeerCursor(peer: identity.consumed, epoch: identity.epoch, position: firstHeld - 1, lastSeen: options.clock.now())
+        _ = try RelayFailure.fromStore(store.apply([], advancing: cursor))
         consumer.resume(at: firstHeld - 1)
         statistics.update { $0.snapshots += 1 }
         log("pulled \(summary.eventsReceived) events (\(summary.eventsApplied) new) from the peer; reading the stream from sequence \(firstHeld)")
     }
 
-    /// Runs `step` until `context` stops, waiting out connection errors with
-    /// backoff (250 ms doubling to 5 s). An error once the context stops
-    /// (a fetch the stop interrupted) ends it quietly.
-    private func loop(context: SessionContext, log: @escaping @Sendable (String) -> Void, _ step: () throws -> Void) throws {
+    /// Runs `step` until `context` stops, waiting out connection and
+    /// cluster errors (`RelayFailure.stream`) with backoff (250 ms doubling
+    /// to 5 s). Such an error once the context stops (a fetch the stop
+    /// interrupted) ends it quietly; any other is thrown.
+    private func loop(
+        context: SessionContext, log: @escaping @Sendable (String) -> Void, _ step: () throws(RelayFailure) -> Void
+    ) throws(RelayFailure) {
         var backoff = Duration.milliseconds(250)
         while !context.isStopping {
             do {
                 try step()
                 backoff = .milliseconds(250)
-            } catch let error as JetStreamError {
+            } catch {
+                guard case .stream(let cause) = error else { throw error }
                 guard !context.isStopping else { return }
                 statistics.update { $0.retries += 1 }
-                log("retrying in \(backoff): \(error)")
+                log("retrying in \(backoff): \(cause)")
                 context.sleep(for: backoff)
                 backoff = min(backoff * 2, .seconds(5))
             }

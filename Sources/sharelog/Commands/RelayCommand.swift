@@ -84,14 +84,15 @@ struct RelayCommand: Command {
         defer { reporter.stop() }
         do {
             try relay.run(context: sessions) { logLine($0) }
-        } catch let failure as RelayFailure {
-            if case .snapshotRequired = failure {
-                logLine("\(failure)")
-                return ExitCode.snapshotRequired
-            }
-            throw CLIError.failure("\(failure)")
         } catch {
-            throw CLIError.failure("relay failed: \(error)")
+            switch error {
+            case .snapshotRequired:
+                logLine("\(error)")
+                return ExitCode.snapshotRequired
+            case .unsuitableStream, .invalidMessage, .cardBeyondKeyWindow, .store, .stream, .sync, .key:
+                // Each description says what failed and what to do.
+                throw CLIError.failure("\(error)")
+            }
         }
         let counts = relay.statistics.current
         let elapsed = ContinuousClock.now - started

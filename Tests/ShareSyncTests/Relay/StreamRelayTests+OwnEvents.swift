@@ -8,7 +8,8 @@ import Testing
 extension StreamRelayTests {
     /// An event of the replica's own id that it never made, in the stream
     /// (a wrong publisher, or this store restored together with its
-    /// high-water file): the relay stops on it with `ownOriginConflict`,
+    /// high-water file): the relay stops on it with the store's
+    /// `ownOriginConflict`, as `RelayFailure.store`,
     /// applies nothing of it, and the replica keeps its id. Before, it took
     /// a new replica id on the stream's word.
     @Test func anEventOfItsOwnIDThatTheReplicaNeverMadeStopsTheRelayAndRenewsNothing() throws {
@@ -26,8 +27,8 @@ extension StreamRelayTests {
         _ = try publisher.publish([codec.message(for: forged, cardIsLive: true)], timeout: .seconds(10))
 
         let ended = try relay.ending(timeout: .seconds(60))
-        guard case .failure(ShareLogError.ownOriginConflict(let id, let made)) = ended else {
-            Issue.record("the relay ended \(ended), not with ownOriginConflict")
+        guard case .failure(.store(.ownOriginConflict(let id, let made))) = ended else {
+            Issue.record("the relay ended \(ended), not with .store(.ownOriginConflict)")
             return
         }
         #expect(id == forged.id && made == 0)

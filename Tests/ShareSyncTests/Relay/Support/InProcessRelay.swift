@@ -20,7 +20,7 @@ final class InProcessRelay {
     /// What the relay's thread logged, and how its run ended.
     private final class Outcome: Sendable {
         let lines = Mutex<[String]>([])
-        let ended = Mutex<Result<Void, any Error>?>(nil)
+        let ended = Mutex<Result<Void, RelayFailure>?>(nil)
     }
 
     /// Connects to `cluster` and starts relaying `replica`'s store on
@@ -36,7 +36,9 @@ final class InProcessRelay {
         relay = StreamRelay(store: replica.store, connection: connection, keyring: keyring, options: options)
         let (relay, context, outcome) = (relay, context, outcome)
         let thread = Thread {
-            let result = Result { try relay.run(context: context) { line in outcome.lines.withLock { $0.append(line) } } }
+            let result = Result { () throws(RelayFailure) in
+                try relay.run(context: context) { line in outcome.lines.withLock { $0.append(line) } }
+            }
             outcome.ended.withLock { $0 = result }
         }
         thread.stackSize = 1 << 20
@@ -54,7 +56,7 @@ final class InProcessRelay {
 
     /// How the relay's run ended, once it ends by itself (a failure): waits
     /// up to `timeout` for that, without stopping it.
-    func ending(timeout: Duration) throws -> Result<Void, any Error> {
+    func ending(timeout: Duration) throws -> Result<Void, RelayFailure> {
         try Deadline.block(until: "the relay's run ends by itself", timeout: timeout, every: .milliseconds(5)) {
             outcome.ended.withLock { $0 != nil }
         }
