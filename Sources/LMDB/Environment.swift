@@ -1,5 +1,6 @@
 import CLMDB
 import Foundation
+import SharePrimitives
 
 /// An open LMDB environment: a directory holding `data.mdb` and `lock.mdb`,
 /// with a fixed set of named databases.
@@ -13,18 +14,33 @@ import Foundation
 ///   `Options.mapSize`). Durable by default: a write returns after its
 ///   commit reached the disk.
 /// - Transactions exist only inside `read` and `write` closures.
-/// - Closed when the last reference goes; never usable in a forked child.
+/// - Closed by `close()`, which waits for the writes queued and the reads
+///   live, after which every use throws `LMDBError.closed`; or else, as a
+///   fallback, when the last reference goes (`Environment+Close.swift`).
+///   Never usable in a forked child.
 public final class Environment: Sendable {
     /// The directory, as given to `open`.
     public let path: String
     @usableFromInline package let handle: EnvironmentHandle
-    private let writer: Writer
+    let writer: Writer
     private let databases: [String: Database]
+    /// Where `close()` is: open, closing (one caller is closing it) or
+    /// closed; a second caller waits on it for the first to finish.
+    let lifecycle = LockedCondition(Lifecycle.open)
+
+    /// The stages `close()` takes the environment through.
+    enum Lifecycle {
+        case open, closing, closed
+    }
 
     /// Opens (creating if needed) the environment in directory `path`, with
     /// the named databases `databases`, all opened here, once.
     ///
     /// Stale reader slots left by dead processes are cleared on open.
+    ///
+    /// While the directory's environment is closing (`close()`, or its last
+    /// reference going), the open waits until it has closed, then opens it
+    /// anew.
     ///
     /// - Throws: `LMDBError` with the failing call and path; the handle is
     ///   closed again whatever step failed.
@@ -49,8 +65,10 @@ public final class Environment: Sendable {
     }
 
     deinit {
-        // fork() copies no writer thread, so a child must not wait for one.
-        if !handle.isForked { writer.shutdown() }
+        // The fallback when nobody called `close()`: the handle closes when
+        // the writer thread lets go of it. fork() copies no writer thread,
+        // so a child must not wait for one.
+        if !handle.isForked, !handle.isClosing { writer.shutdown() }
     }
 
     /// Opens every named database in one transaction; the handles then stay
@@ -129,8 +147,10 @@ public final class Environment: Sendable {
 
     /// The handle of a database declared at open.
     ///
-    /// - Throws: `LMDBError.unknownDatabase` for any other name.
+    /// - Throws: `LMDBError.unknownDatabase` for any other name;
+    ///   `LMDBError.closed` after `close()`.
     public func database(_ name: String) throws -> Database {
+        try handle.ensureOpen()
         guard let database = databases[name] else {
             throw LMDBError(code: LMDBError.unknownDatabase.code, context: "'\(name)' in '\(path)'")
         }
@@ -148,6 +168,9 @@ public final class Environment: Sendable {
     /// (`Options.idleReadTransactions`).
     ///
     /// - Important: bytes read are valid only inside `body`.
+    /// - Throws: `LMDBError.closed` once `close()` has begun, without
+    ///   running `body`; a read begun before runs to its end, and `close()`
+    ///   waits for it.
     @inlinable
     public func read<R>(_ body: (borrowing ReadTransaction) throws -> R) throws -> R {
         let lease = try handle.startRead()
@@ -166,7 +189,10 @@ public final class Environment: Sendable {
     /// - Writes queued together may share one durable commit; each still
     ///   commits or aborts on its own.
     /// - Throws: `LMDBError.nestedWrite` when called inside a transaction of
-    ///   this environment on the same thread, instead of deadlocking.
+    ///   this environment on the same thread, instead of deadlocking;
+    ///   `LMDBError.closed`, with nothing written, once `close()` has begun.
+    ///   A write queued before that commits (or fails on its own) before
+    ///   `close()` returns.
     @available(*, noasync, message: "use the async write from async code")
     public func write<R: Sendable>(_ body: @escaping @Sendable (borrowing WriteTransaction) throws -> R) throws -> R {
         let answer = WriteAnswer<R>()
@@ -175,20 +201,29 @@ public final class Environment: Sendable {
     }
 
     /// The async form of `write`: suspends instead of blocking a thread.
+    /// Once queued, the write commits or fails whole whatever happens to
+    /// the calling task; `close()` waits for it.
     public func write<R: Sendable>(_ body: @escaping @Sendable (borrowing WriteTransaction) throws -> R) async throws -> R {
         try precheckWrite()
         return try await withCheckedThrowingContinuation { continuation in
-            writer.submit(WriteRequest(body) { continuation.resume(with: $0) })
+            if !writer.submit(WriteRequest(body) { continuation.resume(with: $0) }) {
+                continuation.resume(throwing: LMDBError(code: LMDBError.closed.code, context: path))
+            }
         }
     }
 
+    /// Queues `request` on the writer thread.
+    ///
+    /// - Throws: what `write` throws before it runs anything, including
+    ///   `LMDBError.closed`; `request.finish` is then never called.
     package func submit(_ request: WriteRequest) throws {
         try precheckWrite()
-        writer.submit(request)
+        guard writer.submit(request) else { throw LMDBError(code: LMDBError.closed.code, context: path) }
     }
 
     private func precheckWrite() throws {
         try handle.ensureNotForked()
+        try handle.ensureOpen()
         if handle.options.readOnly { throw LMDBError(code: LMDBError.readOnly.code, context: path) }
         if writer.isCurrentThread || handle.gate.isHeldByCurrentThread {
             throw LMDBError(code: LMDBError.nestedWrite.code, context: path)
@@ -201,20 +236,18 @@ public final class Environment: Sendable {
     @discardableResult
     public func clearStaleReaders() throws -> Int {
         try handle.ensureNotForked()
-        return try handle.clearStaleReaders()
+        return try handle.whileOpen { () throws(LMDBError) in try handle.clearStaleReaders() }
     }
 
-    /// The environment's current size and reader use (`mdb_env_info`).
+    /// The environment's current size and reader use (`mdb_env_info`);
+    /// after `close()`, as they were when it closed.
     public var info: EnvironmentInfo {
         EnvironmentInfo(handle.info())
     }
 
-    /// The flags the environment was opened with (`mdb_env_get_flags`).
-    public var flags: UInt32 {
-        var flags: UInt32 = 0
-        mdb_env_get_flags(handle.pointer, &flags)
-        return flags
-    }
+    /// The flags the environment was opened with (`mdb_env_get_flags`,
+    /// read at open).
+    public var flags: UInt32 { handle.flags }
 
     /// The largest key LMDB accepts (`mdb_env_get_maxkeysize`).
     public var maxKeySize: Int { handle.maxKeySize }

@@ -2,7 +2,13 @@ import CLMDB
 
 extension EnvironmentHandle {
     /// Starts a read for `Environment.read`: checks for a fork, takes the
-    /// gate shared, and renews an idle transaction or begins a new one.
+    /// gate shared, checks the handle is not closing, and renews an idle
+    /// transaction or begins a new one.
+    ///
+    /// The close check is made under the gate: `close()` takes the gate
+    /// exclusive before `mdb_env_close`, so a read that passed it runs to
+    /// its end on an open handle, and one that did not throws
+    /// `LMDBError.closed`.
     ///
     /// `MDB_MAP_RESIZED` (another process grew the map) is adopted and the
     /// start tried again, unless the thread is already inside a transaction
@@ -15,6 +21,10 @@ extension EnvironmentHandle {
         try ensureNotForked()
         while true {
             let depth = gate.enterShared()
+            if isClosing {
+                gate.leaveShared(depth)
+                throw LMDBError(code: LMDBError.closed.code, context: path)
+            }
             let (transaction, rc) = renewOrBeginRead()
             if rc == MDB_SUCCESS, let transaction {
                 return ReadLease(transaction: transaction, environmentID: id, maxKeySize: maxKeySize, gateDepth: depth)

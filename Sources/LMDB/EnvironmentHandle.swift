@@ -5,19 +5,30 @@ import Synchronization
 /// Owns one `MDB_env` and the rules for using it safely; shared by the
 /// public `Environment` and its writer thread.
 ///
-/// It closes the handle when the last owner lets go, aborting its idle read
-/// transactions first, unless the process was forked since the open: a
-/// child leaves the inherited handle alone (it would munmap and close
-/// descriptors the parent's state describes, and aborting the parent's idle
-/// transactions would free the parent's reader slots in the shared lock
-/// file) and leaks it instead.
+/// It closes the handle in `close()` (`Environment.close()`), or else when
+/// the last owner lets go, aborting its idle read transactions first,
+/// unless the process was forked since the open: a child leaves the
+/// inherited handle alone (it would munmap and close descriptors the
+/// parent's state describes, and aborting the parent's idle transactions
+/// would free the parent's reader slots in the shared lock file) and leaks
+/// it instead.
+///
+/// Its life has three stages (`Stage`): open; closing, from the start of
+/// `Environment.close()`, when new reads and writes are refused with
+/// `LMDBError.closed` while the ones begun finish; and closed, once
+/// `mdb_env_close` has run, after which `pointer` is never used again.
 @usableFromInline
 package final class EnvironmentHandle: @unchecked Sendable {
     // @unchecked Sendable: `pointer` is an MDB_env, which LMDB allows to be
     // used from any thread with MDB_NOTLS; map resizing, the one operation
     // that is not thread-safe, runs only under `gate` held exclusive.
-    // `idleReads` is thread-safe itself. Every other stored property is an
-    // immutable value or Sendable.
+    // `idleReads` is thread-safe itself. `stage` is atomic; it becomes
+    // `closed` only under `gate` held exclusive, so a thread that holds the
+    // gate shared and saw it `open` or `closing` may use `pointer` until
+    // it lets go. `infoAtClose` is written once, under the gate exclusive,
+    // before `stage` becomes `closed`, and read only after that, under the
+    // gate shared. Every other stored property is an immutable value or
+    // Sendable.
     package let pointer: OpaquePointer
     let gate = ResizeGate()
     /// Reset read transactions waiting to be renewed.
@@ -33,6 +44,12 @@ package final class EnvironmentHandle: @unchecked Sendable {
     let id: Int
     /// `mdb_env_get_maxkeysize`: 511 with Debian's build.
     let maxKeySize: Int
+    /// `mdb_env_get_flags`, read at open: they never change after it.
+    let flags: UInt32
+    /// A `Stage`'s raw value.
+    private let stage = Atomic<UInt8>(Stage.open.rawValue)
+    /// `mdb_env_info` as it was when the handle closed, for `info()` after.
+    private var infoAtClose = MDB_envinfo()
     private let forkGeneration: Int
     /// Set once the registry lists this handle; an open that failed half-way
     /// was never listed and must not unlist another.
@@ -91,6 +108,9 @@ package final class EnvironmentHandle: @unchecked Sendable {
         self.options = options
         self.id = id
         self.maxKeySize = Int(mdb_env_get_maxkeysize(env))
+        var openFlags: UInt32 = 0
+        mdb_env_get_flags(env, &openFlags)
+        self.flags = openFlags
         self.forkGeneration = ForkGuard.currentGeneration()
         var readers: UInt32 = 0
         mdb_env_get_maxreaders(env, &readers)
@@ -98,16 +118,84 @@ package final class EnvironmentHandle: @unchecked Sendable {
     }
 
     deinit {
-        if !isForked {
+        // The fallback when nobody called `close()`.
+        if !isForked, stage.load(ordering: .acquiring) != Stage.closed.rawValue {
             // No read is live: every read holds a reference to the handle.
-            for transaction in idleReads.drain() { mdb_txn_abort(transaction) }
-            mdb_env_close(pointer)
+            closeHandle()
         }
-        if isRegistered.load(ordering: .acquiring) { EnvironmentRegistry.didClose(fileID) }
+        unlist()
+    }
+
+    /// The stages of the handle's life.
+    private enum Stage: UInt8 {
+        case open, closing, closed
     }
 
     /// Called by the registry, under its lock, once it lists this handle.
     func markRegistered() { isRegistered.store(true, ordering: .releasing) }
+
+    /// True from the start of `Environment.close()` on.
+    var isClosing: Bool { stage.load(ordering: .acquiring) != Stage.open.rawValue }
+
+    /// Throws `LMDBError.closed` from the start of `Environment.close()` on.
+    @inline(__always)
+    func ensureOpen() throws(LMDBError) {
+        if isClosing { throw LMDBError(code: LMDBError.closed.code, context: path) }
+    }
+
+    /// Refuses every read and write begun from now on (`ensureOpen`);
+    /// those begun go on. The first step of `Environment.close()`.
+    func refuseNewWork() {
+        // Only an open handle moves on to closing; a closed one stays.
+        _ = stage.compareExchange(expected: Stage.open.rawValue, desired: Stage.closing.rawValue, ordering: .acquiringAndReleasing)
+    }
+
+    /// Closes the handle once every live read transaction in this process
+    /// has ended (it takes the gate exclusive, which waits for them; new
+    /// ones were refused by `refuseNewWork`), aborting the idle ones first,
+    /// then unlists it from the registry. The last step of
+    /// `Environment.close()`; idempotent.
+    ///
+    /// - Precondition: the writer thread has exited, and the calling
+    ///   thread holds no transaction of this environment.
+    func close() {
+        refuseNewWork()
+        // fork() copied the gate as the parent's threads held it: a child
+        // leaves the handle alone and only unlists it.
+        if !isForked {
+            gate.withExclusive {
+                guard stage.load(ordering: .acquiring) != Stage.closed.rawValue else { return }
+                _ = mdb_env_info(pointer, &infoAtClose)
+                closeHandle()
+                mapFile?.close()
+                stage.store(Stage.closed.rawValue, ordering: .releasing)
+            }
+        }
+        unlist()
+    }
+
+    /// Aborts the idle read transactions, then `mdb_env_close`.
+    private func closeHandle() {
+        for transaction in idleReads.drain() { mdb_txn_abort(transaction) }
+        mdb_env_close(pointer)
+    }
+
+    /// Tells the registry this handle has closed, once: an open of the
+    /// directory after that makes a new handle.
+    private func unlist() {
+        if isRegistered.exchange(false, ordering: .acquiringAndReleasing) { EnvironmentRegistry.didClose(fileID) }
+    }
+
+    /// Runs `body`, which uses `pointer`, with the gate held shared.
+    ///
+    /// - Throws: `LMDBError.closed` from the start of `Environment.close()`
+    ///   on, without running `body`.
+    func whileOpen<R>(_ body: () throws(LMDBError) -> R) throws(LMDBError) -> R {
+        try gate.withShared { () throws(LMDBError) -> R in
+            try ensureOpen()
+            return try body()
+        }
+    }
 
     /// True in a process forked from the one that opened the handle.
     var isForked: Bool { ForkGuard.isForked(since: forkGeneration) }
@@ -128,10 +216,16 @@ package final class EnvironmentHandle: @unchecked Sendable {
         return Int(dead)
     }
 
-    /// `mdb_env_info`.
+    /// `mdb_env_info`; after the handle closed, what it said then.
     func info() -> MDB_envinfo {
         var info = MDB_envinfo()
-        gate.withShared { _ = mdb_env_info(pointer, &info) }
+        gate.withShared {
+            if stage.load(ordering: .acquiring) == Stage.closed.rawValue {
+                info = infoAtClose
+            } else {
+                _ = mdb_env_info(pointer, &info)
+            }
+        }
         return info
     }
 
@@ -184,8 +278,13 @@ package final class EnvironmentHandle: @unchecked Sendable {
 
     /// Runs `body` with no transaction live in this process and, for a
     /// read-write environment, no write transaction or resize in any.
+    ///
+    /// - Throws: `LMDBError.closed` once the handle has closed.
     private func withResizeExclusion(_ body: () throws(LMDBError) -> Void) throws(LMDBError) {
         try gate.withExclusive { () throws(LMDBError) in
+            if stage.load(ordering: .acquiring) == Stage.closed.rawValue {
+                throw LMDBError(code: LMDBError.closed.code, context: path)
+            }
             guard let mapFile else { return try body() }
             try mapFile.withExclusive(body)
         }

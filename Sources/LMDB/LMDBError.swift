@@ -81,6 +81,9 @@ public struct LMDBError: Error, Hashable, Sendable, CustomStringConvertible {
     public static let foreignDatabase = LMDBError(code: -31006)
     /// A database name that was not declared when the environment was opened.
     public static let unknownDatabase = LMDBError(code: -31007)
+    /// The environment was closed (`Environment.close()`); nothing was
+    /// read or written. `context` is the environment's path.
+    public static let closed = LMDBError(code: -31008)
 
     /// What went wrong, in which operation, and what to do about it.
     public var description: String {
@@ -99,6 +102,7 @@ public struct LMDBError: Error, Hashable, Sendable, CustomStringConvertible {
         case .readOnly: return "the environment was opened read-only"
         case .foreignDatabase: return "the database handle belongs to another environment"
         case .unknownDatabase: return "no such database was declared at open"
+        case .closed: return "the environment was closed"
         default: return String(cString: mdb_strerror(code))
         }
     }
@@ -111,6 +115,7 @@ public struct LMDBError: Error, Hashable, Sendable, CustomStringConvertible {
         case .alreadyOpen: return "reuse the open Environment, or open it with the same databases and options"
         case .readOnly: return "open the environment without readOnly to write"
         case .unknownDatabase: return "declare every database in Environment.open(databases:)"
+        case .closed: return "nothing was read or written; open the environment again to use it"
         case .mapFull: return "raise Options.maxMapSize or free disk space"
         case .readersFull: return "raise Options.maxReaders or bound concurrent reads"
         case .transactionFull: return "write in smaller batches"

@@ -31,11 +31,15 @@ import SharePrimitives
 /// programs) are not covered; programs that do not use WRITEMAP (the
 /// `mdb_*` tools, most bindings) never truncate the file.
 final class MapFile: @unchecked Sendable {
-    // @unchecked Sendable: `file` and `path` are immutable; `reserved`
-    // is atomic. flock and posix_fallocate are thread-safe system calls.
+    // @unchecked Sendable: `path` is immutable and `reserved` atomic; flock
+    // and posix_fallocate are thread-safe system calls. `file` changes
+    // once, in `close()`, which its owner calls under its gate held
+    // exclusive after its writer thread has exited, once nothing can use
+    // the file any more (`EnvironmentHandle.close()`); every use is made
+    // under that gate, shared or exclusive, or by that writer thread.
     let path: String
-    /// Closed when the instance ends.
-    private let file: OwnedDescriptor
+    /// Nil once closed; otherwise closed when the instance ends.
+    private var file: OwnedDescriptor?
     /// Bytes from the start of the file that this process has allocated
     /// blocks for, as far as it knows.
     private let reserved = Atomic<Int>(0)
@@ -46,16 +50,29 @@ final class MapFile: @unchecked Sendable {
         do { file = try OwnedDescriptor(opening: path, flags: O_RDWR | O_CREAT, mode: mode) } catch { throw LMDBError(error) }
     }
 
+    /// Closes the descriptor, once; the handle's `close()` calls it after
+    /// `mdb_env_close`, so that a closed environment holds no descriptor.
+    func close() {
+        file = nil
+    }
+
+    /// The open descriptor, or -1 once closed (every call on it then fails
+    /// with `EBADF`).
+    private var descriptor: Int32 { file?.raw ?? -1 }
+
     /// The file's size in bytes.
     func size() throws(LMDBError) -> Int {
-        do { return try file.size() } catch { throw LMDBError(error) }
+        do throws(SystemError) {
+            guard let size = try file?.size() else { throw SystemError(code: EBADF, context: "fstat '\(path)', closed") }
+            return size
+        } catch { throw LMDBError(error) }
     }
 
     /// Runs `body` holding the lock shared: no process resizes its map
     /// meanwhile.
     func withShared<R>(_ body: () throws(LMDBError) -> R) throws(LMDBError) -> R {
         try lock(LOCK_SH)
-        defer { flock(file.raw, LOCK_UN) }
+        defer { flock(descriptor, LOCK_UN) }
         return try body()
     }
 
@@ -67,12 +84,12 @@ final class MapFile: @unchecked Sendable {
     ///   `ResizeGate`), which `flock` would convert instead of waiting for.
     func withExclusive<R>(_ body: () throws(LMDBError) -> R) throws(LMDBError) -> R {
         try lock(LOCK_EX)
-        defer { flock(file.raw, LOCK_UN) }
+        defer { flock(descriptor, LOCK_UN) }
         return try body()
     }
 
     private func lock(_ operation: Int32) throws(LMDBError) {
-        while flock(file.raw, operation) != 0 {
+        while flock(descriptor, operation) != 0 {
             if errno != EINTR { throw LMDBError(code: errno, context: "flock '\(path)'") }
         }
     }
@@ -106,7 +123,7 @@ final class MapFile: @unchecked Sendable {
         var allocated = before, step = mapSize - before
         var full: Int32 = 0
         while allocated < mapSize {
-            let rc = Self.allocate(file.raw, from: allocated, count: step)
+            let rc = Self.allocate(descriptor, from: allocated, count: step)
             if rc == 0 {
                 allocated += step
                 step = mapSize - allocated

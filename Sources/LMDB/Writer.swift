@@ -55,18 +55,29 @@ final class Writer: @unchecked Sendable {
     var delays: Int { delayedGroups.load(ordering: .relaxed) }
 
     /// Queues `request`, starting the thread on first use.
-    func submit(_ request: WriteRequest) {
-        let start = queue.withLock { queue -> Bool in
+    ///
+    /// - Returns: false, without queuing it (`request.finish` is never
+    ///   called), once `shutdown` has begun: the caller answers it with
+    ///   `LMDBError.closed`. Deciding under the queue's lock means a write
+    ///   is either queued before the stop, and so committed before the
+    ///   thread exits, or refused; never left behind unanswered.
+    func submit(_ request: WriteRequest) -> Bool {
+        let (queued, start) = queue.withLock { queue -> (Bool, Bool) in
+            guard !queue.stopping else { return (false, false) }
             queue.pending.append(request)
             defer { queue.started = true }
-            return !queue.started
+            return (true, !queue.started)
         }
+        guard queued else { return false }
         if start { startThread() }
         wakeUp.signal()
+        return true
     }
 
-    /// Stops the thread once the queue is empty and, unless called on the
-    /// writer thread itself, waits for it to exit.
+    /// Refuses new writes, lets the thread run every write already queued
+    /// (without holding a group open for more), and, unless called on the
+    /// writer thread itself, waits for it to exit. Idempotent: a second
+    /// call waits the same way.
     func shutdown() {
         let started = queue.withLock { queue -> Bool in
             queue.stopping = true
@@ -74,7 +85,10 @@ final class Writer: @unchecked Sendable {
         }
         guard started else { return }
         wakeUp.signal()
-        if !isCurrentThread { exited.wait() }
+        guard !isCurrentThread else { return }
+        exited.wait()
+        // A latch, not a count: the next caller, if any, passes too.
+        exited.signal()
     }
 
     private func startThread() {
@@ -121,6 +135,8 @@ final class Writer: @unchecked Sendable {
                 // before anyone is answered: a caller that then releases the
                 // environment holds the last reference, so it closes at once
                 // and a reopen with other options does not find it open.
+                // (`Environment.close()` needs none of this; the deinit
+                // fallback does.)
                 batch = []
                 for (answer, error) in zip(answers, errors) { answer(error) }
                 delay.answered(group: answers.count, queued: queued, at: DispatchTime.now().uptimeNanoseconds)
@@ -129,6 +145,9 @@ final class Writer: @unchecked Sendable {
             // More than a group was queued: run the rest without a new signal.
             if queue.withLock({ !$0.pending.isEmpty }) { wakeUp.signal() }
         }
+        // A later thread may get this one's id: it must not pass for the
+        // writer (`isCurrentThread`).
+        threadID.store(0, ordering: .releasing)
     }
 
     /// How many queued writes to wait for before taking the next group, or

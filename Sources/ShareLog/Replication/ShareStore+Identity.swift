@@ -35,13 +35,17 @@ extension ShareStore {
     /// would cost every peer a second snapshot.
     ///
     /// - Throws: `openElsewhere` while another open for writing exists,
-    ///   with nothing written.
+    ///   with nothing written; `closed` after `close()`.
     public func renewIdentityAlone() throws(ShareLogError) -> IdentityRenewal {
-        if let renewal = identityRenewal { return renewal }
-        guard let signal = commitSignal, let renewal = try signal.whileSoleWriter({ () throws(ShareLogError) in try renewIdentity() }) else {
-            throw ShareLogError.openElsewhere(path: path)
+        // One operation: `close()` gives up the signal's lock, so it waits
+        // for this to take the lock back as it ends.
+        try lifetime.run { () throws(ShareLogError) -> IdentityRenewal in
+            if let renewal = identityRenewal { return renewal }
+            guard let signal = commitSignal, let renewal = try signal.whileSoleWriter({ () throws(ShareLogError) in try renewIdentity() }) else {
+                throw ShareLogError.openElsewhere(path: path)
+            }
+            return renewal
         }
-        return renewal
     }
 
     /// Writes a new replica id, epoch and data-file identity, and restarts

@@ -22,10 +22,11 @@ import SharePrimitives
 /// Anything else only opens it: a process that finds it missing or cannot
 /// map it has no signal, and its waiters fall back to their timeout.
 ///
-/// An open for writing also holds a shared `flock` on the file for as long
-/// as it lives, so an operator's renewal can tell that no other writer has
-/// the store open (`whileSoleWriter`). A `flock` belongs to this open of
-/// the file and dies with its process, so it needs no cleaning up either.
+/// An open for writing also holds a shared `flock` on the file until it
+/// closes (`releaseWriterLock`, from `ShareStore.close()`) or goes, so an
+/// operator's renewal can tell that no other writer has the store open
+/// (`whileSoleWriter`). A `flock` belongs to this open of the file and dies
+/// with its process, so it needs no cleaning up either.
 ///
 /// `@unchecked Sendable`: the mapping and the descriptor are immutable
 /// after `init` and released in `deinit`; the counter is read and written
@@ -83,6 +84,18 @@ final class CommitSignal: @unchecked Sendable {
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return nil }
         defer { Self.lock(descriptor, LOCK_SH) }
         return try body()
+    }
+
+    /// Gives up the shared lock an open for writing holds: this open no
+    /// longer counts as a writer of the store, for `whileSoleWriter` here
+    /// or in another process. The mapping stays until `deinit`, so a
+    /// watcher still waiting on the counter wakes as before.
+    ///
+    /// - Precondition: no `whileSoleWriter` is running on this signal (it
+    ///   would take the lock again as it ends); `ShareStore.close()` waits
+    ///   for its store's one.
+    func releaseWriterLock() {
+        while flock(descriptor, LOCK_UN) != 0, errno == EINTR {}
     }
 
     /// `flock`, again after a signal interrupts it. A lock that cannot be

@@ -68,6 +68,9 @@ public enum ShareLogError: Error, Equatable, Sendable, CustomStringConvertible {
     /// damaged or foreign file, a store already open with other options. The
     /// LMDB error is the cause, and its description says what to do.
     case storage(LMDBError)
+    /// The store was closed in this process (`ShareStore.close()`), or its
+    /// environment was: nothing was read or written.
+    case closed(path: String)
 
     /// The message of `invalidTTL`, with the time to live as its caller
     /// wrote it (`0d`, `2592060s`): the error itself holds seconds, in
@@ -134,6 +137,8 @@ public enum ShareLogError: Error, Equatable, Sendable, CustomStringConvertible {
             "the operation was cancelled; the batches it committed stay, and running it again finishes the job"
         case .storage(let error):
             "the store's storage failed: \(error)"
+        case .closed(let path):
+            "the store at \(path) was closed in this process, so nothing was read or written; open it again to use it"
         }
     }
 }

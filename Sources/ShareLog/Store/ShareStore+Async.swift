@@ -18,6 +18,12 @@ import Dispatch
 ///   cut in two, and running it again finishes the job.
 ///
 /// Every form throws `ShareLogError` only, as the blocking forms do.
+///
+/// At `close()` (`ShareStore+Close.swift`): a single write queued before
+/// it commits, and its task is resumed with the result, before `close()`
+/// returns; one begun after it throws `ShareLogError.closed` without
+/// reaching the writer. A long operation finishes the transaction it is in
+/// and throws `closed` at its next one, its committed batches kept.
 extension ShareStore {
     /// The async form of `apply(_:)`.
     @discardableResult

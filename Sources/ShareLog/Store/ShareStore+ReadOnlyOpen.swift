@@ -24,6 +24,7 @@ extension ShareStore {
         } catch LMDBError.notFound {
             return .storeNotFound(path: path)
         }
+        defer { environment.release() }
         let meta = try environment.database("meta")
         guard let schema = try environment.read({ txn in try txn.value(forKey: MetaKey.schema, in: meta) }) else {
             return .storeNotFound(path: path)

@@ -12,7 +12,10 @@ import SharePrimitives
 /// survives a crash. Reads see a consistent snapshot.
 ///
 /// Thread-safe. Instances opened on one directory in a process share one
-/// LMDB environment (the LMDB module's registry sees to it). Operations are
+/// LMDB environment (the LMDB module's registry sees to it), which closes
+/// with the last of them. `close()` ends an instance's life at a moment
+/// of the caller's choosing (`ShareStore+Close.swift`); without it, the
+/// last reference going is the fallback. Operations are
 /// synchronous and block on the disk while they commit. The ones that
 /// commit or read at length (create, apply, revoke, sweep, compact, verify)
 /// also have async forms that keep Swift's cooperative thread pool free
@@ -41,6 +44,8 @@ public final class ShareStore: Sendable {
     /// to other processes, whose watchers fall back to their timeout.
     let commitSignal: CommitSignal?
     let commitWatcher: CommitWatcher
+    /// Whether `close()` has begun, and the operations it waits for.
+    let lifetime: StoreLifetime
     public let options: Options
     /// True when the `open(at:creatingIfMissing:)` that made this instance
     /// initialised the store; false when the store was already there.
@@ -148,66 +153,81 @@ public final class ShareStore: Sendable {
                 // format-1 store has no `cursors`: say what it found.
                 throw try readOnlyRefusal(at: path, options: options.environment) ?? error
             }
-            let schema = try Schema(environment)
-            let writable = !options.environment.readOnly
-            let durable = options.environment.durability != .noSync
-            // The home before this open made a missing high-water file or
-            // commit signal: making one changes the directory's ctime, and
-            // that change is this open's own, not a copy's.
-            let homeBeforeSidecars: [UInt8]?
-            if writable, !StoreSidecars.allExist(in: path) {
-                // Nothing is made beside a store this build refuses.
-                do { _ = try storedIdentity(in: environment, schema: schema, path: path) } catch ShareLogError.storeNotFound {}
-                homeBeforeSidecars = try StoreSidecars.createMissing(
-                    in: path, durable: durable, mode: mode_t(options.environment.fileMode)
-                ) { try homeIdentity(at: path) }
-            } else {
-                homeBeforeSidecars = nil
+            do {
+                return try finishOpening(at: path, in: environment, creatingIfMissing: creatingIfMissing, options: options)
+            } catch {
+                // A refused open gives its open of the environment back, so
+                // the directory can be opened at once with other options.
+                environment.release()
+                throw error
             }
-            let home = try writable ? homeIdentity(at: path) : nil
-            let created = try creatingIfMissing && environment.write { txn -> Bool in
-                guard try !txn.contains(MetaKey.replica, in: schema.meta) else { return false }
-                try txn.put(Key.bigEndian(Schema.version), forKey: MetaKey.schema, in: schema.meta)
-                if let home { try txn.put(home, forKey: MetaKey.dataFile, in: schema.meta) }
-                let identity = options.identityIfCreated ?? (ReplicaID.random(), Epoch.random())
-                try txn.put(identity.replica.bytes, forKey: MetaKey.replica, in: schema.meta)
-                try txn.put(identity.epoch.bytes, forKey: MetaKey.epoch, in: schema.meta)
-                return true
-            }
-            let stored = try storedIdentity(in: environment, schema: schema, path: path)
-            var upgrade: UpgradeReport?
-            if stored.version == StoreUpgrade.fromVersion {
-                guard writable else { throw ShareLogError.upgradeRequired(found: stored.version) }
-                let replayed = try environment.write { txn in try StoreUpgrade(schema: schema).run(in: txn) }
-                upgrade = replayed.map { UpgradeReport(fromVersion: stored.version, toVersion: Schema.version, eventsReplayed: $0) }
-            }
-            var identity = (replica: stored.replica, epoch: stored.epoch)
-            var renewal: IdentityRenewal?
-            if let home, stored.dataFile != home {
-                renewal = try environment.write { txn -> IdentityRenewal? in
-                    // A store opened before its home was recorded (or in the
-                    // first, inode-only form) keeps its id; so does one whose
-                    // home changed only by this open's new sidecar files.
-                    let recorded = try txn.value(forKey: MetaKey.dataFile, in: schema.meta)
-                    guard recorded?.count == home.count, recorded != homeBeforeSidecars else {
-                        try txn.put(home, forKey: MetaKey.dataFile, in: schema.meta)
-                        return nil
-                    }
-                    return try renew(reason: .fileChanged, home: home, schema: schema, in: txn)
-                }
-            }
-            var highWater: HighWaterMark?
-            if let home {
-                let settled = try settleHighWater(
-                    at: path, environment: environment, schema: schema, home: home, durable: durable, renewed: renewal != nil)
-                renewal = settled.renewal ?? renewal
-                highWater = settled.mark
-            }
-            if let renewal { identity = (renewal.replica, renewal.epoch) }
-            return ShareStore(
-                path: path, environment: environment, schema: schema, options: options,
-                identity: identity, wasCreated: created, upgrade: upgrade, renewal: renewal, highWater: highWater)
         }
+    }
+
+    /// The rest of `open(at:creatingIfMissing:options:)`, in the
+    /// environment it opened.
+    private static func finishOpening(
+        at path: String, in environment: Environment, creatingIfMissing: Bool, options: Options
+    ) throws -> ShareStore {
+        let schema = try Schema(environment)
+        let writable = !options.environment.readOnly
+        let durable = options.environment.durability != .noSync
+        // The home before this open made a missing high-water file or
+        // commit signal: making one changes the directory's ctime, and
+        // that change is this open's own, not a copy's.
+        let homeBeforeSidecars: [UInt8]?
+        if writable, !StoreSidecars.allExist(in: path) {
+            // Nothing is made beside a store this build refuses.
+            do { _ = try storedIdentity(in: environment, schema: schema, path: path) } catch ShareLogError.storeNotFound {}
+            homeBeforeSidecars = try StoreSidecars.createMissing(
+                in: path, durable: durable, mode: mode_t(options.environment.fileMode)
+            ) { try homeIdentity(at: path) }
+        } else {
+            homeBeforeSidecars = nil
+        }
+        let home = try writable ? homeIdentity(at: path) : nil
+        let created = try creatingIfMissing && environment.write { txn -> Bool in
+            guard try !txn.contains(MetaKey.replica, in: schema.meta) else { return false }
+            try txn.put(Key.bigEndian(Schema.version), forKey: MetaKey.schema, in: schema.meta)
+            if let home { try txn.put(home, forKey: MetaKey.dataFile, in: schema.meta) }
+            let identity = options.identityIfCreated ?? (ReplicaID.random(), Epoch.random())
+            try txn.put(identity.replica.bytes, forKey: MetaKey.replica, in: schema.meta)
+            try txn.put(identity.epoch.bytes, forKey: MetaKey.epoch, in: schema.meta)
+            return true
+        }
+        let stored = try storedIdentity(in: environment, schema: schema, path: path)
+        var upgrade: UpgradeReport?
+        if stored.version == StoreUpgrade.fromVersion {
+            guard writable else { throw ShareLogError.upgradeRequired(found: stored.version) }
+            let replayed = try environment.write { txn in try StoreUpgrade(schema: schema).run(in: txn) }
+            upgrade = replayed.map { UpgradeReport(fromVersion: stored.version, toVersion: Schema.version, eventsReplayed: $0) }
+        }
+        var identity = (replica: stored.replica, epoch: stored.epoch)
+        var renewal: IdentityRenewal?
+        if let home, stored.dataFile != home {
+            renewal = try environment.write { txn -> IdentityRenewal? in
+                // A store opened before its home was recorded (or in the
+                // first, inode-only form) keeps its id; so does one whose
+                // home changed only by this open's new sidecar files.
+                let recorded = try txn.value(forKey: MetaKey.dataFile, in: schema.meta)
+                guard recorded?.count == home.count, recorded != homeBeforeSidecars else {
+                    try txn.put(home, forKey: MetaKey.dataFile, in: schema.meta)
+                    return nil
+                }
+                return try renew(reason: .fileChanged, home: home, schema: schema, in: txn)
+            }
+        }
+        var highWater: HighWaterMark?
+        if let home {
+            let settled = try settleHighWater(
+                at: path, environment: environment, schema: schema, home: home, durable: durable, renewed: renewal != nil)
+            renewal = settled.renewal ?? renewal
+            highWater = settled.mark
+        }
+        if let renewal { identity = (renewal.replica, renewal.epoch) }
+        return ShareStore(
+            path: path, environment: environment, schema: schema, options: options,
+            identity: identity, wasCreated: created, upgrade: upgrade, renewal: renewal, highWater: highWater)
     }
 
     /// The format version, replica id, epoch and data-file identity `meta`
@@ -252,13 +272,19 @@ public final class ShareStore: Sendable {
         self.upgrade = upgrade
         self.identityRenewal = renewal
         self.highWater = Locked(highWater)
+        lifetime = StoreLifetime(path: path)
         commitSignal = CommitSignal(in: path, writable: !options.environment.readOnly)
         commitWatcher = CommitWatcher(signal: commitSignal, feed: commitFeed, fallback: options.commitWatchFallback)
     }
 
+    /// The fallback when nobody called `close()`: the feeds end, the
+    /// watcher stops, and this instance's open of the environment is given
+    /// back; the environment closes when its last reference goes. The
+    /// commit signal's lock goes with the signal.
     deinit {
         commitWatcher.stop()
         commitFeed.finish()
+        if !lifetime.isClosed { environment.release(closingIfLast: false) }
     }
 
     /// The last log position after every commit that moved it, made by any
@@ -271,12 +297,19 @@ public final class ShareStore: Sendable {
     /// "The commit signal"), after one thread wake and one read. A signal
     /// lost to a writer killed between its commit and its signal delays an
     /// announcement by at most `Options.commitWatchFallback`. The stream
-    /// ends when the iterating task stops or the store goes.
+    /// ends when the iterating task stops, when `close()` closes the
+    /// store (after the last commit it waited for), or when the store goes.
+    ///
+    /// - Throws: `ShareLogError.closed` after `close()`.
     public func commits() throws(ShareLogError) -> AsyncStream<UInt64> {
-        let baseline = commitWatcher.baseline
-        let positions = try commitFeed.subscribe { () throws(ShareLogError) in try read { txn in try log.lastPosition(in: txn) } }
-        commitWatcher.start(from: baseline) { [weak self] in try? self?.lastPosition() }
-        return positions
+        // One operation, so that `close()` ends the stream after this
+        // subscribes, never before.
+        try lifetime.run { () throws(ShareLogError) -> AsyncStream<UInt64> in
+            let baseline = commitWatcher.baseline
+            let positions = try commitFeed.subscribe { () throws(ShareLogError) in try read { txn in try log.lastPosition(in: txn) } }
+            commitWatcher.start(from: baseline) { [weak self] in try? self?.lastPosition() }
+            return positions
+        }
     }
 
     /// Logs events made by this replica and projects them, in `txn`.

@@ -19,6 +19,7 @@ struct CompactCommand: Command {
         let batch = try arguments.integer("batch", in: 1...100_000) ?? 1000
         try arguments.finish()
         let store = try context.openStore()
+        defer { store.close() }
         let report = try store.compact(batchSize: batch) { context.progress("redacted \($0.redacted) log entries") }
         context.progressDone()
         let scrub = report.scrub

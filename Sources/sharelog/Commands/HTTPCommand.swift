@@ -78,6 +78,7 @@ struct HTTPCommand: Command {
         }
 
         let store = try context.openStore()
+        defer { store.close() }
         if gateway.clipAppIDs.isEmpty && gateway.fullAppIDs.isEmpty {
             logLine("warning: no --app-id or --full-app-id: /.well-known/apple-app-site-association answers 404, so iOS will not open the App Clip from this domain's links")
         }

@@ -30,7 +30,9 @@ struct HandoffCommand: Command {
         try arguments.finish()
         try check(clipPath, create: create, context)
         let clip = try ShareStore.open(at: clipPath, options: context.storeOptions)
+        defer { clip.close() }
         let app = try context.openStore(creatingIfMissing: create)
+        defer { app.close() }
         guard clip.replicaID != app.replicaID else { throw CLIError.invalidInput("--from names this store itself") }
         let report: HandoffReport
         do {
@@ -65,6 +67,9 @@ struct HandoffCommand: Command {
         let mark: (to: ReplicaID, at: Timestamp)?
         do {
             let probe = try ShareStore.open(at: clipPath, options: readOnly)
+            // Closed before the open for writing that follows, which needs
+            // other options.
+            defer { probe.close() }
             if let refusal = try probe.clipStoreRefusal() { throw CLIError.invalidInput("\(refusal)") }
             mark = try probe.handedOff()
         } catch ShareLogError.storeNotFound {

@@ -17,6 +17,7 @@ struct InitCommand: Command {
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         try arguments.finish()
         let store = try context.openStore(creatingIfMissing: true)
+        defer { store.close() }
         let created = store.wasCreated
         let output = Output(store: context.storePath, replicaID: "\(store.replicaID)", epoch: "\(store.epoch)", created: created)
         if context.json { try context.printJSON(output); return ExitCode.success }

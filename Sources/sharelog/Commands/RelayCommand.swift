@@ -76,6 +76,7 @@ struct RelayCommand: Command {
                     + "--tls-cert and --tls-key when it asks for one, --creds or user:password@ in the URL")
         }
         let store = try context.openStore(creatingIfMissing: true)
+        defer { store.close() }
         let relay = StreamRelay(store: store, connection: connection, keyring: keyring, options: options)
         let sessions = SessionContext()
         StopSignals.install(sessions) { number in logLine("signal \(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping") }

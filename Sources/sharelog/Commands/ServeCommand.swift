@@ -27,6 +27,7 @@ struct ServeCommand: Command {
         let handshakeTimeout = try arguments.integer("handshake-timeout", in: 1...3600)
         try arguments.finish()
         let store = try context.openStore(commitWatchFallback: sync.session.heartbeatInterval)
+        defer { store.close() }
         var configuration = SyncServerConfiguration(endpoint: sync.endpoint)
         configuration.key = sync.key
         configuration.options = sync.session

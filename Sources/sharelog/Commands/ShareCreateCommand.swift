@@ -25,6 +25,7 @@ struct ShareCreateCommand: Command {
         guard ShareStore.ttlRange.contains(ttl) else { throw CLIError.invalidInput(ShareLogError.invalidTTLMessage(ttlText)) }
         let vCard = try readInput(source)
         let store = try context.openStore()
+        defer { store.close() }
         let created = try store.create(vCard: vCard, ttl: ttl)
         let output = Output(
             id: "\(created.recordName)", link: created.link,

@@ -18,6 +18,7 @@ struct ShareRevokeCommand: Command {
         let target = try arguments.positional("share id or link")
         try arguments.finish()
         let store = try context.openStore()
+        defer { store.close() }
         let name = try ShareGetCommand.recordName(target, store: store)
         let expired = try store.revoke(name)
         let output = Output(id: "\(name)", status: "expired", expiredAt: expired.at.iso8601, reason: "\(expired.reason)")

@@ -18,6 +18,7 @@ struct SweepCommand: Command {
         let batch = try arguments.integer("batch", in: 1...100_000) ?? 1000
         try arguments.finish()
         let store = try context.openStore()
+        defer { store.close() }
         let now = context.clock.now()
         let report = try store.sweep(at: now, batchSize: batch) { context.progress("swept \($0.expired) shares") }
         context.progressDone()

@@ -61,6 +61,7 @@ struct SyncCommand: Command {
         // A missing store is made only once a server has accepted the
         // session: a typo in the endpoint is not a reason to leave one.
         let store = try context.syncStore(commitWatchFallback: sync.session.heartbeatInterval)
+        defer { store.store?.close() }
         let sessions = SessionContext()
         StopSignals.install(sessions)
         let started = ContinuousClock.now

@@ -23,6 +23,7 @@ struct TrimCommand: Command {
             throw CLIError.invalidInput("--retention must be at least 30d, the longest time to live: a share must be remembered longer than it can live")
         }
         let store = try context.openStore()
+        defer { store.close() }
         let now = context.clock.now()
         let report = try store.trim(retention: retention, at: now) { context.progress("forgot \($0.shares) shares, \($0.entries) log entries") }
         context.progressDone()

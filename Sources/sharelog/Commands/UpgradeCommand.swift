@@ -17,6 +17,7 @@ struct UpgradeCommand: Command {
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         try arguments.finish()
         let store = try ShareStore.open(at: context.storePath, options: context.storeOptions)
+        defer { store.close() }
         let report = store.upgrade
         let output = Output(
             upgraded: report != nil, fromVersion: report?.fromVersion ?? ShareStore.formatVersion,
