@@ -1,4 +1,4 @@
-import CLMDB
+internal import CLMDB
 import Glibc
 
 /// Keeps an environment's descriptors out of the programs this process

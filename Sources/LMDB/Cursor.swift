@@ -1,4 +1,4 @@
-import CLMDB
+internal import CLMDB
 import Foundation
 
 /// A position in one database, lent by `Transaction.withCursor` and closed

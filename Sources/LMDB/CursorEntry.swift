@@ -1,4 +1,4 @@
-import CLMDB
+internal import CLMDB
 
 /// One key and value under a cursor.
 ///

@@ -1,4 +1,4 @@
-import CLMDB
+internal import CLMDB
 
 /// A named database inside an environment, opened once when the environment
 /// opens and valid for the environment's lifetime.

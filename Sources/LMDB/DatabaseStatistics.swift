@@ -1,4 +1,4 @@
-import CLMDB
+internal import CLMDB
 
 /// `mdb_stat` of one database.
 public struct DatabaseStatistics: Sendable, Hashable {

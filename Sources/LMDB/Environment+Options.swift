@@ -1,4 +1,4 @@
-import CLMDB
+internal import CLMDB
 
 extension Environment {
     /// How an environment is opened. The defaults are durable and safe.

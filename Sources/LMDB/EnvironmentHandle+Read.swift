@@ -1,4 +1,4 @@
-import CLMDB
+internal import CLMDB
 
 extension EnvironmentHandle {
     /// Starts a read for `Environment.read`: checks for a fork, takes the

@@ -1,4 +1,4 @@
-import CLMDB
+internal import CLMDB
 
 /// `mdb_env_info`: the map and the reader table.
 public struct EnvironmentInfo: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import CLMDB
+internal import CLMDB
 
 /// Options for `Transaction.put`.
 public struct PutFlags: OptionSet, Sendable {

@@ -1,4 +1,4 @@
-import CLMDB
+internal import CLMDB
 
 /// The reader table, as `mdb_reader_list` prints it, reduced to what
 /// `Environment.scrub` needs: the oldest snapshot a live reader holds.

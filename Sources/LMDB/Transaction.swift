@@ -1,4 +1,4 @@
-import CLMDB
+internal import CLMDB
 import Foundation
 
 /// A read-only transaction: a consistent snapshot of every database.

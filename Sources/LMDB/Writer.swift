@@ -1,4 +1,4 @@
-import CLMDB
+internal import CLMDB
 import Dispatch
 import Glibc
 import Synchronization

@@ -1,4 +1,4 @@
-import CLMDB
+internal import CLMDB
 import Glibc
 import LMDB
 import SharePrimitives

@@ -1,4 +1,4 @@
-import CLMDB
+internal import CLMDB
 import LMDB
 
 /// An `MDB_db` as LMDB 0.9 stores it: a database's root page and counts.

@@ -1,4 +1,4 @@
-import CLMDB
+internal import CLMDB
 import LMDB
 
 /// The newest of `data.mdb`'s two meta pages: the root of the last committed

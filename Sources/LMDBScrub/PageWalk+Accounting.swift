@@ -1,4 +1,4 @@
-import CLMDB
+internal import CLMDB
 import LMDB
 
 /// The pages outside the trees: accounting for every page once, and the

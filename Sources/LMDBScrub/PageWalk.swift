@@ -1,4 +1,4 @@
-import CLMDB
+internal import CLMDB
 import LMDB
 
 /// One read-only pass over the committed snapshot in `data.mdb` that finds

@@ -1,4 +1,4 @@
-import CZlib
+internal import CZlib
 
 /// The CRC-32 (ISO-HDLC, zlib's `crc32_z`) of bytes fed in one or more
 /// runs: the one checksum of the log's events, the high-water file and the

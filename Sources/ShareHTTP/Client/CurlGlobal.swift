@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 
 /// libcurl's process-wide setup (`curl_global_init`), done once before the
 /// first handle and never undone: the process may hold handles until it

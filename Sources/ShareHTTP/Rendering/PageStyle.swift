@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 
 /// The pages' one style sheet, inline, and the `Content-Security-Policy`
 /// that allows it by its SHA-256 and nothing else: no scripts at all,

@@ -1,4 +1,4 @@
-import CMicroHTTPD
+internal import CMicroHTTPD
 import Foundation
 
 /// libmicrohttpd's callbacks: C functions that find the `ServerCore`

@@ -1,4 +1,4 @@
-import CFutex
+internal import CFutex
 import Foundation
 import Glibc
 import SharePrimitives

@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 
 /// AES-256-GCM through OpenSSL's `EVP_aes_256_gcm`: the cipher that seals a
 /// relayed event under an hour's card key (`RelayEnvelope`).

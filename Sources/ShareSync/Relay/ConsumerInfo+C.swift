@@ -1,4 +1,4 @@
-import CNATS
+internal import CNATS
 
 extension ConsumerInfo {
     /// Copies what the relay needs out of libnats's `jsConsumerInfo`.

@@ -1,4 +1,4 @@
-import CNATS
+internal import CNATS
 
 extension JetStreamConnection {
     /// The durable consumer `durable` of `stream`, or nil when JetStream

@@ -1,4 +1,4 @@
-import CNATS
+internal import CNATS
 import Foundation
 
 /// A connection to a NATS server or cluster, with its JetStream context,

@@ -1,4 +1,4 @@
-import CNATS
+internal import CNATS
 
 /// A failed call into the NATS C client or a JetStream API request, with
 /// what the client and the server said.

@@ -1,4 +1,4 @@
-import CNATS
+internal import CNATS
 import Foundation
 
 /// What JetStream answered to the messages of one asynchronous publish

@@ -1,4 +1,4 @@
-import CNATS
+internal import CNATS
 import Foundation
 
 /// A subscription bound to a durable pull consumer with explicit

@@ -1,4 +1,4 @@
-import CNATS
+internal import CNATS
 import Synchronization
 
 /// Ends the fetches of a consumer's thread from another thread: once

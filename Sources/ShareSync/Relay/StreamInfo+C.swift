@@ -1,4 +1,4 @@
-import CNATS
+internal import CNATS
 
 extension StreamInfo {
     /// Copies what the relay needs out of libnats's `jsStreamInfo`.

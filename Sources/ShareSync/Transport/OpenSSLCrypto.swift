@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 
 /// The cryptographic primitives sync uses, all computed by OpenSSL's
 /// libcrypto: random bytes, HMAC-SHA256, HKDF-SHA256 and constant-time

@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 
 /// OpenSSL's per-thread error queue.
 enum OpenSSLErrorQueue {

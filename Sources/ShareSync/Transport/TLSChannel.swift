@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 
 /// A TLS 1.3 session over a connected `SocketChannel`, both sides
 /// authenticated by a shared `SyncKey` (see `TLSContext` for the exact

@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 
 /// The OpenSSL configuration (`SSL_CTX`) of one side of sync's TLS, keyed
 /// by a `SyncKey`: TLS 1.3 only, one cipher suite, and authentication of

@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 
 /// Names the cause of a TLS failure from OpenSSL's error codes.
 enum TLSFailure {
