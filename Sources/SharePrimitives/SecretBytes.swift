@@ -47,6 +47,13 @@ package final class SecretBytes: Sendable, CustomStringConvertible {
 
     package var description: String { "<secret, \(count) bytes>" }
 
+    /// Zeroes `bytes` in place (`explicit_bzero`): for a transient copy of
+    /// a secret that had to pass through an array (a key file's text, a
+    /// random generator's output) before it could go into `SecretBytes`.
+    package static func erase(_ bytes: inout [UInt8]) {
+        bytes.withUnsafeMutableBytes { zero($0) }
+    }
+
     private static func zero(_ buffer: UnsafeMutableRawBufferPointer) {
         if let base = buffer.baseAddress { explicit_bzero(base, buffer.count) }
     }

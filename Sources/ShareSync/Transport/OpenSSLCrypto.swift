@@ -20,6 +20,12 @@ enum OpenSSLCrypto {
     /// HMAC-SHA256 of the concatenation of `parts` under `key`, any length,
     /// through `EVP_MAC_fetch("HMAC")` with the digest parameter "SHA256".
     static func hmacSHA256(key: [UInt8], parts: [[UInt8]]) -> [UInt8] {
+        key.withUnsafeBytes { hmacSHA256(key: $0, parts: parts) }
+    }
+
+    /// `hmacSHA256(key:parts:)` with the key read in place (a
+    /// `SecretBytes`'s), so that no copy of it is left behind.
+    static func hmacSHA256(key: UnsafeRawBufferPointer, parts: [[UInt8]]) -> [UInt8] {
         guard let algorithm = EVP_MAC_fetch(nil, "HMAC", nil) else { fail("EVP_MAC_fetch(HMAC)") }
         defer { EVP_MAC_free(algorithm) }
         guard let context = EVP_MAC_CTX_new(algorithm) else { fail("EVP_MAC_CTX_new") }
@@ -31,7 +37,7 @@ enum OpenSSLCrypto {
                     OSSL_PARAM_construct_utf8_string(name, UnsafeMutablePointer(mutating: digest), 0),
                     OSSL_PARAM_construct_end(),
                 ]
-                return key.withUnsafeBufferPointer { EVP_MAC_init(context, $0.baseAddress, $0.count, &parameters) }
+                return EVP_MAC_init(context, key.baseAddress?.assumingMemoryBound(to: UInt8.self), key.count, &parameters)
             }
         }
         guard initialized == 1 else { fail("EVP_MAC_init(HMAC, SHA256)") }
@@ -48,37 +54,35 @@ enum OpenSSLCrypto {
         return mac
     }
 
-    /// HKDF-SHA256 (RFC 5869) of `key` with `info` and no salt: 32 bytes,
-    /// through `EVP_KDF_fetch("HKDF")`, extract then expand.
-    static func hkdfSHA256(key: [UInt8], info: [UInt8]) -> [UInt8] {
+    /// HKDF-SHA256 (RFC 5869) of `key` with `info` and no salt, written
+    /// into `output` (32 bytes), through `EVP_KDF_fetch("HKDF")`, extract
+    /// then expand. Reads the key and writes the result in place, so a
+    /// `SecretBytes` key derives a `SecretBytes` key with no copy between.
+    static func hkdfSHA256(key: UnsafeRawBufferPointer, info: [UInt8], into output: UnsafeMutableRawBufferPointer) {
         guard let algorithm = EVP_KDF_fetch(nil, "HKDF", nil) else { fail("EVP_KDF_fetch(HKDF)") }
         defer { EVP_KDF_free(algorithm) }
         guard let context = EVP_KDF_CTX_new(algorithm) else { fail("EVP_KDF_CTX_new") }
         defer { EVP_KDF_CTX_free(context) }
-        var output = [UInt8](repeating: 0, count: 32)
         // "digest", "key" and "info" are OSSL_KDF_PARAM_*, macros Swift
         // does not import.
         let derived = "digest".withCString { digestName in
             "SHA256".withCString { digest in
                 "key".withCString { keyName in
                     "info".withCString { infoName in
-                        key.withUnsafeBytes { keyBytes in
-                            info.withUnsafeBytes { infoBytes in
-                                var parameters = [
-                                    OSSL_PARAM_construct_utf8_string(digestName, UnsafeMutablePointer(mutating: digest), 0),
-                                    OSSL_PARAM_construct_octet_string(keyName, UnsafeMutableRawPointer(mutating: keyBytes.baseAddress), keyBytes.count),
-                                    OSSL_PARAM_construct_octet_string(infoName, UnsafeMutableRawPointer(mutating: infoBytes.baseAddress), infoBytes.count),
-                                    OSSL_PARAM_construct_end(),
-                                ]
-                                return output.withUnsafeMutableBufferPointer { EVP_KDF_derive(context, $0.baseAddress, $0.count, &parameters) }
-                            }
+                        info.withUnsafeBytes { infoBytes in
+                            var parameters = [
+                                OSSL_PARAM_construct_utf8_string(digestName, UnsafeMutablePointer(mutating: digest), 0),
+                                OSSL_PARAM_construct_octet_string(keyName, UnsafeMutableRawPointer(mutating: key.baseAddress), key.count),
+                                OSSL_PARAM_construct_octet_string(infoName, UnsafeMutableRawPointer(mutating: infoBytes.baseAddress), infoBytes.count),
+                                OSSL_PARAM_construct_end(),
+                            ]
+                            return EVP_KDF_derive(context, output.baseAddress?.assumingMemoryBound(to: UInt8.self), output.count, &parameters)
                         }
                     }
                 }
             }
         }
         guard derived == 1 else { fail("EVP_KDF_derive(HKDF, SHA256)") }
-        return output
     }
 
     /// `CRYPTO_memcmp` of two byte strings; different lengths are unequal.

@@ -1,4 +1,5 @@
 import Glibc
+import SharePrimitives
 
 /// The secret two replicas share: 32 random bytes. Two keys are derived
 /// from it (`derived(for:)`): one authenticates both sides of a TLS
@@ -10,17 +11,22 @@ import Glibc
 /// it (mode 0600). See "Transports and keys" in docs/SYNC.md.
 ///
 /// The key's bytes never appear in `description`, nor in `dump` or a
-/// debugger's view (`customMirror` has no children).
+/// debugger's view (`customMirror` has no children), and they live in a
+/// `SecretBytes`, zeroed when the last copy of the key goes.
 public struct SyncKey: Sendable, CustomStringConvertible, CustomReflectable {
     /// The length of a key in bytes.
     public static let byteCount = 32
 
-    let bytes: [UInt8]
+    let secret: SecretBytes
 
     /// A key of exactly `byteCount` bytes.
     init(bytes: [UInt8]) {
-        precondition(bytes.count == Self.byteCount, "a sync key has \(Self.byteCount) bytes")
-        self.bytes = bytes
+        self.init(secret: SecretBytes(bytes))
+    }
+
+    private init(secret: SecretBytes) {
+        precondition(secret.count == Self.byteCount, "a sync key has \(Self.byteCount) bytes")
+        self.secret = secret
     }
 
     public var description: String { "SyncKey(\(Self.byteCount) bytes, not shown)" }
@@ -29,7 +35,9 @@ public struct SyncKey: Sendable, CustomStringConvertible, CustomReflectable {
 
     /// A new key from OpenSSL's random generator (`RAND_bytes`).
     public static func generate() -> SyncKey {
-        SyncKey(bytes: OpenSSLCrypto.randomBytes(byteCount))
+        var bytes = OpenSSLCrypto.randomBytes(byteCount)
+        defer { SecretBytes.erase(&bytes) }
+        return SyncKey(bytes: bytes)
     }
 
     /// 32 bytes from OpenSSL's random generator (`RAND_bytes`): a fresh
@@ -53,6 +61,7 @@ public struct SyncKey: Sendable, CustomStringConvertible, CustomReflectable {
         // One byte more than the longest valid file, to tell "too long".
         let limit = 2 * byteCount + 2
         var text = [UInt8](repeating: 0, count: limit + 1)
+        defer { SecretBytes.erase(&text) }
         var count = 0
         while count < text.count {
             let got = text.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + count, $0.count - count) }
@@ -75,6 +84,7 @@ public struct SyncKey: Sendable, CustomStringConvertible, CustomReflectable {
         }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(byteCount)
+        defer { SecretBytes.erase(&bytes) }
         var index = digits.startIndex
         while index < digits.endIndex {
             guard let high = hexValue(digits[index]), let low = hexValue(digits[index + 1]) else {
@@ -104,7 +114,8 @@ public struct SyncKey: Sendable, CustomStringConvertible, CustomReflectable {
             throw errno == EEXIST ? .exists(path: path) : .unwritable(path: path, errno: errno)
         }
         let hex = Array("0123456789abcdef".utf8)
-        let text = bytes.flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 0x0F)]] } + [UInt8(ascii: "\n")]
+        var text = secret.withUnsafeBytes { bytes in bytes.flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 0x0F)]] } } + [UInt8(ascii: "\n")]
+        defer { SecretBytes.erase(&text) }
         var failure: Int32 = 0
         // The umask may have taken bits away from 0600; it cannot add any.
         if fchmod(descriptor, 0o600) != 0 { failure = errno }
@@ -127,7 +138,7 @@ public struct SyncKey: Sendable, CustomStringConvertible, CustomReflectable {
     /// parts are not part of the input: callers give each part a fixed
     /// length or a length prefix.
     public func hmac(_ parts: [UInt8]...) -> [UInt8] {
-        OpenSSLCrypto.hmacSHA256(key: bytes, parts: parts)
+        secret.withUnsafeBytes { OpenSSLCrypto.hmacSHA256(key: $0, parts: parts) }
     }
 
     /// What a key derived from the shared one is for. Each job has a key
@@ -143,7 +154,10 @@ public struct SyncKey: Sendable, CustomStringConvertible, CustomReflectable {
     /// The key for `purpose`: HKDF-SHA256 of this key, with the purpose's
     /// name as its info (docs/SYNC.md "Keys").
     public func derived(for purpose: Purpose) -> SyncKey {
-        SyncKey(bytes: OpenSSLCrypto.hkdfSHA256(key: bytes, info: Array(purpose.rawValue.utf8)))
+        let info = Array(purpose.rawValue.utf8)
+        return SyncKey(secret: SecretBytes(count: Self.byteCount) { output in
+            secret.withUnsafeBytes { OpenSSLCrypto.hkdfSHA256(key: $0, info: info, into: output) }
+        })
     }
 
     /// Whether `a` and `b` are equal, in a time that depends on their

@@ -55,8 +55,9 @@ public final class TLSContext: @unchecked Sendable {
         guard let handle = SSL_CTX_new(role == .server ? TLS_server_method() : TLS_client_method()) else {
             throw .tls(operation: "set-up", peer: "no peer yet", details: OpenSSLErrorQueue.drain())
         }
-        keyBytes = .allocate(byteCount: SyncKey.byteCount, alignment: 1)
-        keyBytes.copyBytes(from: key.bytes)
+        let keyBytes = UnsafeMutableRawBufferPointer.allocate(byteCount: SyncKey.byteCount, alignment: 1)
+        key.secret.withUnsafeBytes { keyBytes.copyBytes(from: $0) }
+        self.keyBytes = keyBytes
         self.role = role
         self.handle = handle
         let version = Int(TLS1_3_VERSION)

@@ -279,10 +279,14 @@ import Testing
     @Test func theTLSAndProofKeysAreHKDFOfTheSharedKeyAndDiffer() {
         // RFC 5869, test case 3 (SHA-256, no salt, no info): the first 32
         // bytes of its OKM.
-        let okm = OpenSSLCrypto.hkdfSHA256(key: Array(repeating: 0x0b, count: 22), info: [])
+        var okm = [UInt8](repeating: 0, count: 32)
+        [UInt8](repeating: 0x0b, count: 22).withUnsafeBytes { key in
+            okm.withUnsafeMutableBytes { OpenSSLCrypto.hkdfSHA256(key: key, info: [], into: $0) }
+        }
         #expect(okm == hex("8da4e775a563c18f715f802a063c5a31b8a11f5c5ee1879ec3454e5f3c738d2d"))
-        let tls = Self.key.derived(for: .tlsPreSharedKey).bytes
-        let proof = Self.key.derived(for: .handshakeProof).bytes
-        #expect(tls != proof && tls != Self.key.bytes && proof != Self.key.bytes)
+        func bytes(_ key: SyncKey) -> [UInt8] { key.secret.withUnsafeBytes { Array($0) } }
+        let tls = bytes(Self.key.derived(for: .tlsPreSharedKey))
+        let proof = bytes(Self.key.derived(for: .handshakeProof))
+        #expect(tls != proof && tls != bytes(Self.key) && proof != bytes(Self.key))
     }
 }
