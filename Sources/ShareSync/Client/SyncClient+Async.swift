@@ -26,7 +26,7 @@ extension SyncClient {
         progress: (@Sendable (SyncSummary) -> Void)? = nil
     ) async {
         let context = SessionContext()
-        _ = try? await SessionThread.run("sharelog-follow", context: context) { () throws(SyncFailure) in
+        await SessionThread.run("sharelog-follow", context: context) { () throws(Never) in
             follow(request, store: store, context: context, onSession: onSession, progress: progress)
         }
     }

@@ -8,12 +8,12 @@ import Foundation
 enum SessionThread {
     /// `body`'s result, once it returns; `context` is stopped when the
     /// calling task is cancelled, before or while `body` runs.
-    static func run<R: Sendable>(
-        _ name: String, context: SessionContext, _ body: @escaping @Sendable () throws(SyncFailure) -> R
-    ) async throws(SyncFailure) -> R {
+    static func run<R: Sendable, E: Error>(
+        _ name: String, context: SessionContext, _ body: @escaping @Sendable () throws(E) -> R
+    ) async throws(E) -> R {
         let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<R, SyncFailure>, Never>) in
-                let thread = Thread { continuation.resume(returning: Result { () throws(SyncFailure) in try body() }) }
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<R, E>, Never>) in
+                let thread = Thread { continuation.resume(returning: Result { () throws(E) in try body() }) }
                 thread.name = name
                 // As every session thread's (SyncServer, RelayThread).
                 thread.stackSize = 1 << 20
