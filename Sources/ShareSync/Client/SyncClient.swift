@@ -16,7 +16,11 @@ public enum SyncClient {
     /// tried again, after a pause drawn at random up to 50 ms, doubling to
     /// 2 s (exponential backoff with full jitter, so that the clients a
     /// busy server turned away do not all come back at once), until
-    /// `options.busyRetryWindow` has passed; then the `busy` is thrown.
+    /// `options.busyRetryWindow` has passed; then the `busy` is thrown. A
+    /// connection the server closes or resets before the handshake ends is
+    /// tried again the same way: that is how a server under a flood sheds
+    /// the arrivals it cannot hold (docs/SYNC.md "Places"), and nothing
+    /// happened on it yet.
     public static func run(
         _ request: SyncRequest, store: ShareStore, context: SessionContext = SessionContext(),
         progress: ((SyncSummary) -> Void)? = nil
@@ -36,9 +40,10 @@ public enum SyncClient {
         let giveUp = ContinuousClock.now + request.options.busyRetryWindow
         var ceilingMilliseconds = 50
         while true {
+            var established = false
             do {
-                return try session(request, store: store, context: context, progress: progress)
-            } catch where error.isBusy && !context.isStopping {
+                return try session(request, store: store, context: context, progress: progress, established: &established)
+            } catch where (error.isBusy || (!established && error.isConnectionLost)) && !context.isStopping {
                 let pause = Duration.milliseconds(Int.random(in: 0...ceilingMilliseconds))
                 guard ContinuousClock.now + pause < giveUp else { throw error }
                 context.sleep(for: pause)
@@ -50,13 +55,16 @@ public enum SyncClient {
     /// One connection and its session. The store is asked for only once
     /// the server has accepted; a failure because a command's end of the
     /// pipes closed says how the command ended.
+    ///
+    /// `established` turns true once the handshake has ended.
     private static func session(
-        _ request: SyncRequest, store source: SyncClientStore, context: SessionContext, progress: ((SyncSummary) -> Void)?
+        _ request: SyncRequest, store source: SyncClientStore, context: SessionContext, progress: ((SyncSummary) -> Void)?,
+        established: inout Bool
     ) throws(SyncFailure) -> SyncSummary {
         let channel = try connect(request)
         defer { channel.close() }
         do {
-            return try session(request, over: channel, store: source, context: context, progress: progress)
+            return try session(request, over: channel, store: source, context: context, progress: progress, established: &established)
         } catch {
             guard let command = channel as? CommandChannel else { throw error }
             throw explained(error, command)
@@ -65,7 +73,7 @@ public enum SyncClient {
 
     private static func session(
         _ request: SyncRequest, over channel: any ByteChannel, store source: SyncClientStore, context: SessionContext,
-        progress: ((SyncSummary) -> Void)?
+        progress: ((SyncSummary) -> Void)?, established: inout Bool
     ) throws(SyncFailure) -> SyncSummary {
         let options = request.options
         let messages = MessageChannel(channel, maxFrameBytes: options.maxFrameBytes)
@@ -78,6 +86,7 @@ public enum SyncClient {
             key: request.key, nonce: HandshakeNonce(bytes: SyncKey.randomNonce())!)
         let (peer, store) = try HandshakeExchange.client(
             handshake, over: messages, store: { () throws(SyncFailure) in try source.opened() }, deadline: deadline)
+        established = true
         let runner = try SessionRunner(
             store: store, messages: messages, peer: peer, isClient: true, options: options, wake: wake, context: context,
             fetch: request.names)

@@ -36,9 +36,10 @@ public struct SessionOptions: Sendable {
     /// (heartbeats do not count): its place in the clips' pool is given up
     /// after this, with `error(idle)`.
     public var clipIdleTimeout: Duration = .seconds(10)
-    /// How long a client keeps trying a server that answers `busy`, with
+    /// How long a client keeps trying a server that answers `busy`, or
+    /// that drops the connection before the handshake ends, with
     /// exponential backoff from 50 ms to 2 s and full jitter, before it
-    /// reports the server busy.
+    /// reports the server busy (or the dropped connection).
     public var busyRetryWindow: Duration = .seconds(10)
 
     public init() {}

@@ -48,6 +48,15 @@ public enum SyncFailure: Error, Sendable, CustomStringConvertible {
         if case .handshake(.refused(.busy, _)) = self { true } else { false }
     }
 
+    /// Whether the peer closed or reset the connection (not a command's
+    /// pipes: a command that ended is `commandEnded`).
+    var isConnectionLost: Bool {
+        switch self {
+        case .peerClosed, .transport(.peerClosed), .transport(.connectionReset): true
+        default: false
+        }
+    }
+
     /// The `error` message that tells the peer, when one is due: nothing
     /// can be sent over a broken stream.
     var errorMessage: Message? {
