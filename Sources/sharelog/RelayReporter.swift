@@ -1,18 +1,17 @@
 import Foundation
+import SharePrimitives
 import ShareSync
 
 /// Prints the relay's counts on standard error every 5 seconds while they
-/// change, so an operator sees it work.
-///
-/// `@unchecked Sendable`: `stopped` is only touched under `lock`.
-final class RelayReporter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stopped = false
+/// change, so an operator sees it work, until `stop()` or the context
+/// stops.
+final class RelayReporter: Sendable {
+    private let stopped = Locked(false)
 
     init(statistics: RelayStatistics, context: SessionContext) {
         let thread = Thread { [self] in
             var last = statistics.current
-            while !context.isStopping, !lock.withLock({ stopped }) {
+            while !context.isStopping, !stopped.withLock({ $0 }) {
                 context.sleep(for: .seconds(5))
                 let now = statistics.current
                 guard now != last else { continue }
@@ -24,5 +23,5 @@ final class RelayReporter: @unchecked Sendable {
         thread.start()
     }
 
-    func stop() { lock.withLock { stopped = true } }
+    func stop() { stopped.withLock { $0 = true } }
 }

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
-import Synchronization
+import SharePrimitives
 import TestSupport
 import Testing
 @testable import LMDB
@@ -31,7 +31,7 @@ import TestTraits
     @Test func writesFromManyThreadsAllRunOnTheWritersThread() throws {
         let store = try Store()
         let data = store.data
-        let threads = Mutex(Set<UInt>())
+        let threads = Locked(Set<UInt>())
         DispatchQueue.concurrentPerform(iterations: 20) { number in
             let thread = try! store.env.write { txn in
                 try txn.put([1], forKey: key(UInt64(number)), in: data)

@@ -1,5 +1,4 @@
 import ShareLog
-import Synchronization
 import SharePrimitives
 
 /// Per-address rate limits in a fixed amount of memory, whatever the
@@ -14,23 +13,21 @@ import SharePrimitives
 ///
 /// Thread-safe; each call takes one shard's lock for O(1).
 public final class RateLimiter: Sendable {
+    /// One slot: the key of the address that holds it, and its theoretical
+    /// arrival time in milliseconds.
+    private typealias Slot = (key: UInt64, arrival: Int64)
+
     public let limit: RateLimit
-    private let shards: [Shard]
+    /// The shards, each its slots under a lock of its own.
+    private let shards: [Locked<[Slot]>]
     private let slotsPerShard: Int
     private let seed = UInt64.random(in: .min ... .max)
-
-    private final class Shard: Sendable {
-        /// Each slot: the key of the address that holds it, and its
-        /// theoretical arrival time in milliseconds.
-        let slots: Mutex<[(key: UInt64, arrival: Int64)]>
-        init(count: Int) { slots = Mutex(Array(repeating: (UInt64.max, Int64.min), count: count)) }
-    }
 
     /// - Parameter slotCount: the table's size; memory is 16 bytes a slot.
     public init(_ limit: RateLimit, slotCount: Int = 1 << 16, shardCount: Int = 16) {
         self.limit = limit
         slotsPerShard = max(1, slotCount / shardCount)
-        shards = (0..<shardCount).map { _ in Shard(count: max(1, slotCount / shardCount)) }
+        shards = (0..<shardCount).map { _ in Locked(Array(repeating: (UInt64.max, Int64.min), count: max(1, slotCount / shardCount))) }
     }
 
     /// Takes one request from `key`'s allowance at `now`: nil when it was
@@ -66,10 +63,10 @@ public final class RateLimiter: Sendable {
     private var tolerance: Int64 { interval * Int64(limit.burst - 1) }
 
     /// Runs `body` on `key`'s slot under its shard's lock.
-    private func withSlot<Result>(of key: UInt64, _ body: (inout (key: UInt64, arrival: Int64)) -> Result) -> Result {
+    private func withSlot<Result>(of key: UInt64, _ body: (inout Slot) -> Result) -> Result {
         let mixed = (key ^ seed) &* 0x9E37_79B9_7F4A_7C15
         let shard = shards[Int(mixed >> 60) % shards.count]
         let index = Int((mixed >> 20) % UInt64(slotsPerShard))
-        return shard.slots.withLock { slots in body(&slots[index]) }
+        return shard.withLock { slots in body(&slots[index]) }
     }
 }

@@ -1,6 +1,6 @@
 internal import COpenSSL
 import ShareLog
-import Synchronization
+import SharePrimitives
 
 /// The only trace of a record name the access log may hold: 8 bytes of
 /// HMAC-SHA-256 under a key that lives in memory only and is replaced at
@@ -9,7 +9,8 @@ import Synchronization
 /// this process included, can tell which share a tag was, or match tags
 /// across days. The HMAC and the key's random bytes are OpenSSL's.
 public final class RecordNameTagger: Sendable {
-    private let state = Mutex<(day: Int64, key: [UInt8])>((Int64.min, []))
+    /// The UTC day of the key, and the key.
+    private let state = Locked<(day: Int64, key: [UInt8])>((Int64.min, []))
 
     public init() {}
 

@@ -31,7 +31,9 @@ final class ConnectionWatch: Sendable {
     }
 
     let timeout: Int64
-    private let entries = Mutex<[ObjectIdentifier: Entry]>([:])
+    /// The connections open, by identity; `remove` and the shutdown in
+    /// `sweep` take this lock.
+    private let entries = Locked<[ObjectIdentifier: Entry]>([:])
     private let running = Atomic<Bool>(true)
     /// Connections cut off for being slow with their header, in all.
     let cutOff = Atomic<Int>(0)

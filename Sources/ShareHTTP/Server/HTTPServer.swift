@@ -1,7 +1,7 @@
 internal import CMicroHTTPD
 import Foundation
+import SharePrimitives
 import ShareSync
-import Synchronization
 
 /// The gateway on the network: GNU libmicrohttpd parses HTTP and runs the
 /// connections (epoll loops on `threads` threads, connection limits in all
@@ -27,7 +27,7 @@ public final class HTTPServer: Sendable {
     private let cStrings: [UInt]
     /// The `sharelog_mhd_logger` libmicrohttpd's messages go through.
     private let logger: UInt
-    private let stopped = Mutex(false)
+    private let stopped = Locked(false)
 
     /// Starts serving `gateway` as `configuration` says; `log` receives each
     /// access log line and libmicrohttpd's own messages.

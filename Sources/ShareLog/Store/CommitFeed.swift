@@ -30,8 +30,7 @@ final class CommitFeed: Sendable {
         var nextID = 0
     }
 
-    /// A pthread mutex (`Locked`), which ThreadSanitizer sees, unlike
-    /// `Synchronization.Mutex`'s futexes.
+    /// The subscribers, and the id the next one gets.
     private let state = Locked(State())
 
     var isWatched: Bool { state.withLock { !$0.subscribers.isEmpty } }

@@ -1,4 +1,5 @@
 import Foundation
+import SharePrimitives
 
 /// The one thread that tasks iterating `ShareStore.commits()` may run on
 /// (`Task(executorPreference: CommitWatchExecutor.shared)`), so that a
@@ -7,14 +8,11 @@ import Foundation
 /// on a two-core machine: a test runner's blocking tests, or an app's).
 /// Each watch's job is a wake-up, microseconds long, so one thread serves
 /// them all in turn.
-///
-/// `@unchecked Sendable`: `jobs` is only touched under `condition`'s lock
-/// (NSCondition: a pthread mutex, which ThreadSanitizer sees).
-package final class CommitWatchExecutor: TaskExecutor, @unchecked Sendable {
+package final class CommitWatchExecutor: TaskExecutor {
     package static let shared = CommitWatchExecutor()
 
-    private let condition = NSCondition()
-    private var jobs: [UnownedJob] = []
+    /// The jobs waiting, oldest first.
+    private let jobs = LockedCondition<[UnownedJob]>([])
 
     private init() {
         let thread = Thread { [self] in run() }
@@ -25,19 +23,13 @@ package final class CommitWatchExecutor: TaskExecutor, @unchecked Sendable {
 
     package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        condition.withLock {
-            jobs.append(job)
-            condition.signal()
-        }
+        jobs.withLock { $0.append(job) }
     }
 
     /// Runs jobs in the order they came, for the life of the process.
     private func run() -> Never {
         while true {
-            let next = condition.withLock {
-                while jobs.isEmpty { condition.wait() }
-                return jobs.removeFirst()
-            }
+            let next = jobs.wait { $0.isEmpty ? nil : $0.removeFirst() }
             next.runSynchronously(on: asUnownedTaskExecutor())
         }
     }

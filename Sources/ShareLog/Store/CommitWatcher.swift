@@ -29,10 +29,9 @@ final class CommitWatcher: Sendable {
     private let signal: CommitSignal?
     private let feed: CommitFeed
     private let fallback: Duration
-    /// A pthread mutex (`Locked`), which ThreadSanitizer sees; `wakeup`
-    /// serves the wait that has no signal to sleep on.
-    private let state = Locked(State())
-    private let wakeup = NSCondition()
+    /// Its condition serves the wait that has no signal to sleep on: a
+    /// `stop()` changes the state, which wakes that wait.
+    private let state = LockedCondition(State())
 
     init(signal: CommitSignal?, feed: CommitFeed, fallback: Duration) {
         self.signal = signal
@@ -74,7 +73,6 @@ final class CommitWatcher: Sendable {
         }
         guard wasRunning else { return }
         signal?.wakeWaiters()
-        wakeup.withLock { wakeup.broadcast() }
     }
 
     private var isStopped: Bool { state.withLock { $0.stopped } }
@@ -85,9 +83,7 @@ final class CommitWatcher: Sendable {
             if let signal {
                 if !isStopped { signal.wait(whileValueIs: seen, timeout: fallback) }
             } else {
-                wakeup.withLock {
-                    if !isStopped { _ = wakeup.wait(until: Date(timeIntervalSinceNow: fallback.fractionalSeconds)) }
-                }
+                _ = state.wait(until: { $0.stopped ? () : nil }, deadline: .now + fallback)
             }
             let ending = state.withLock { state -> Bool in
                 guard state.stopped || !feed.isWatched else { return false }

@@ -27,7 +27,7 @@ public final class ShareStore: Sendable {
     public var replicaID: ReplicaID { identity.withLock { $0.replica } }
     /// This store's epoch, under the same terms as `replicaID`.
     public var epoch: Epoch { identity.withLock { $0.epoch } }
-    /// Guarded by a pthread mutex (`Locked`), which ThreadSanitizer sees.
+    /// The replica id and epoch, read and renewed from any thread.
     let identity: Locked<(replica: ReplicaID, epoch: Epoch)>
     /// What this instance knows the high-water file holds (nil read-only),
     /// so that a read it already covers costs no file access

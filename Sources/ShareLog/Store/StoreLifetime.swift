@@ -16,7 +16,7 @@ import SharePrimitives
 /// operation is one atomic add and one atomic load, with no lock, so that
 /// reads from many threads do not contend here. Only a close, and an
 /// operation that ends while one waits, take the condition's lock
-/// (`LockedCondition`, a pthread mutex that ThreadSanitizer sees).
+/// (`LockedCondition`).
 final class StoreLifetime: Sendable {
     private enum Stage: UInt8 {
         case open, closing, closed

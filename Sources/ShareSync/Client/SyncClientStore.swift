@@ -1,4 +1,5 @@
 import Foundation
+import SharePrimitives
 import ShareLog
 
 /// The store a `SyncClient` syncs: one that is open already, or one that
@@ -23,39 +24,35 @@ import ShareLog
 /// session (`SyncClient.follow`, or a second `run`) announces that store's
 /// id. Once made, the store is the one every later session with this
 /// instance syncs (`store`).
-///
-/// `@unchecked Sendable`: `source` is read and written only under `lock`,
-/// an `NSLock` (which ThreadSanitizer sees).
-public final class SyncClientStore: @unchecked Sendable {
+public final class SyncClientStore: Sendable {
     private enum Source {
         case open(ShareStore)
         case pending(path: String, options: ShareStore.Options, replica: ReplicaID, epoch: Epoch)
     }
 
-    private let lock = NSLock()
-    private var source: Source
+    private let source: Locked<Source>
 
     /// A store that is open: every session syncs it.
-    public init(_ store: ShareStore) { source = .open(store) }
+    public init(_ store: ShareStore) { source = Locked(.open(store)) }
 
     /// The store at `path`, made (or opened, if one is there by then) with
     /// `options` only once a server has accepted a session. `options`
     /// must be for writing (`environment.readOnly` false).
     public init(makingAt path: String, options: ShareStore.Options = ShareStore.Options()) {
-        source = .pending(path: path, options: options, replica: .random(), epoch: .random())
+        source = Locked(.pending(path: path, options: options, replica: .random(), epoch: .random()))
     }
 
     /// The store, once there is one: at once for an open store, after the
     /// first accepted session for one to be made; nil before.
     public var store: ShareStore? {
-        lock.withLock {
+        source.withLock { source in
             if case .open(let store) = source { store } else { nil }
         }
     }
 
     /// The replica id and epoch the next session announces in its hello.
     var identity: (replica: ReplicaID, epoch: Epoch) {
-        lock.withLock {
+        source.withLock { source in
             switch source {
             case .open(let store): (store.replicaID, store.epoch)
             case .pending(_, _, let replica, let epoch): (replica, epoch)
@@ -70,20 +67,20 @@ public final class SyncClientStore: @unchecked Sendable {
     ///   `SyncFailure.storeMadeElsewhere` when the store found there has
     ///   another replica id or epoch than the session announced.
     func opened() throws(SyncFailure) -> ShareStore {
-        lock.lock()
-        defer { lock.unlock() }
-        switch source {
-        case .open(let store):
-            return store
-        case .pending(let path, var options, let replica, let epoch):
-            options.identityIfCreated = (replica, epoch)
-            let store: ShareStore
-            do { store = try ShareStore.open(at: path, creatingIfMissing: true, options: options) } catch { throw .store(error) }
-            source = .open(store)
-            guard store.replicaID == replica, store.epoch == epoch else {
-                throw .storeMadeElsewhere(path: path)
+        try source.withLock { source throws(SyncFailure) -> ShareStore in
+            switch source {
+            case .open(let store):
+                return store
+            case .pending(let path, var options, let replica, let epoch):
+                options.identityIfCreated = (replica, epoch)
+                let store: ShareStore
+                do throws(ShareLogError) { store = try ShareStore.open(at: path, creatingIfMissing: true, options: options) } catch { throw .store(error) }
+                source = .open(store)
+                guard store.replicaID == replica, store.epoch == epoch else {
+                    throw .storeMadeElsewhere(path: path)
+                }
+                return store
             }
-            return store
         }
     }
 }

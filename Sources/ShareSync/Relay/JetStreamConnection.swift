@@ -1,5 +1,6 @@
 internal import CNATS
 import Foundation
+import SharePrimitives
 
 /// A connection to a NATS server or cluster, with its JetStream context,
 /// through the official NATS C client (libnats). ShareLog implements no
@@ -7,13 +8,11 @@ import Foundation
 ///
 /// The client reconnects by itself, to any server of `servers`, for as
 /// long as the connection lives; calls made while it is away fail with a
-/// `JetStreamError` and the caller retries.
+/// `JetStreamError` and the caller retries. One publish batch is in flight
+/// at a time: a second `publish` waits for the first.
 ///
-/// `@unchecked Sendable`: the connection and the JetStream context are
-/// thread-safe C objects (nats.c documents both as usable from any thread),
-/// both are created in `init` and destroyed in `deinit` only, and the one
-/// piece of Swift state, the publish tally, is behind its own lock, with
-/// `publishLock` keeping one batch in flight at a time.
+/// `@unchecked Sendable`: its two C objects are thread-safe (nats.c) and
+/// live from `init` to `deinit`; its Swift state is `Sendable`.
 public final class JetStreamConnection: @unchecked Sendable {
     /// How to reach and authenticate to the cluster.
     public struct Options: Sendable {
@@ -40,7 +39,9 @@ public final class JetStreamConnection: @unchecked Sendable {
     let connection: OpaquePointer
     let context: OpaquePointer
     private let tally: PublishTally
-    private let publishLock = NSLock()
+    /// Guards no Swift value: held for a whole `publish`, it keeps the
+    /// context's asynchronous publishing and `tally` to one batch.
+    private let publishing = Locked(())
 
     /// Connects to the first server of `options.servers` that answers.
     ///
@@ -163,8 +164,11 @@ public final class JetStreamConnection: @unchecked Sendable {
     ///   caller publishes the whole batch again, and the message ids make
     ///   the stream keep one copy of each.
     public func publish(_ messages: [OutgoingMessage], timeout: Duration) throws(JetStreamError) -> Int {
-        publishLock.lock()
-        defer { publishLock.unlock() }
+        try publishing.withLock { _ throws(JetStreamError) -> Int in try publishBatch(messages, timeout: timeout) }
+    }
+
+    /// `publish`'s work, under `publishing`.
+    private func publishBatch(_ messages: [OutgoingMessage], timeout: Duration) throws(JetStreamError) -> Int {
         tally.reset()
         for message in messages {
             var msg: OpaquePointer?

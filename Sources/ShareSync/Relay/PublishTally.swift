@@ -1,14 +1,11 @@
 internal import CNATS
 import Foundation
+import SharePrimitives
 
 /// What JetStream answered to the messages of one asynchronous publish
 /// batch: filled by libnats's acknowledgement callback on its thread, read
 /// by the publishing thread once the batch completed.
-///
-/// `@unchecked Sendable`: `outcome` is only touched under `lock`, an
-/// `NSLock` (a pthread mutex, which ThreadSanitizer sees, as it does not
-/// see `Synchronization.Mutex`).
-final class PublishTally: @unchecked Sendable {
+final class PublishTally: Sendable {
     struct Failure: @unchecked Sendable {
         // @unchecked: natsStatus and jsErrCode are C enums, plain integers.
         let status: natsStatus
@@ -22,24 +19,24 @@ final class PublishTally: @unchecked Sendable {
         var failure: Failure?
     }
 
-    private let lock = NSLock()
-    private var outcome = Outcome()
+    private let outcome = Locked(Outcome())
 
     func acknowledged(duplicate: Bool) {
-        lock.withLock {
+        outcome.withLock { outcome in
             outcome.acknowledged += 1
             if duplicate { outcome.duplicates += 1 }
         }
     }
 
+    /// Keeps the batch's first failure.
     func failed(_ failure: Failure) {
-        lock.withLock { if outcome.failure == nil { outcome.failure = failure } }
+        outcome.withLock { outcome in if outcome.failure == nil { outcome.failure = failure } }
     }
 
     /// The outcome so far, and a fresh one for the next batch.
     @discardableResult
     func reset() -> Outcome {
-        lock.withLock {
+        outcome.withLock { outcome in
             defer { outcome = Outcome() }
             return outcome
         }

@@ -1,5 +1,5 @@
 internal import CNATS
-import Synchronization
+import SharePrimitives
 
 /// Ends the fetches of a consumer's thread from another thread: once
 /// `interrupt()` was called, a `PullConsumer.fetch` in progress and every
@@ -20,7 +20,7 @@ public final class PullInterrupter: Sendable {
         var interrupted = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init() {}
 

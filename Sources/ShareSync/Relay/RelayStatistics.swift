@@ -1,10 +1,8 @@
 import Foundation
+import SharePrimitives
 
 /// What a relay has done since it started. Read from any thread.
-///
-/// `@unchecked Sendable`: `counts` is only touched under `condition`
-/// (NSCondition: ThreadSanitizer sees pthread mutexes).
-public final class RelayStatistics: @unchecked Sendable {
+public final class RelayStatistics: Sendable {
     public struct Counts: Sendable, Equatable, Encodable {
         /// This replica's own events the stream acknowledged.
         public var published = 0
@@ -33,29 +31,23 @@ public final class RelayStatistics: @unchecked Sendable {
         public var catchUpFetches = 0
     }
 
-    private let condition = NSCondition()
-    private var counts = Counts()
+    private let counts = LockedCondition(Counts())
 
     public init() {}
 
-    public var current: Counts { condition.withLock { counts } }
+    public var current: Counts { counts.withLock { $0 } }
 
     /// The counts once they differ from `seen`, or as they are when
     /// `timeout` has passed: a watcher blocks here instead of polling, and
     /// sees each change as soon as the relay makes it. Blocks the calling
     /// thread; call it from a thread of the caller's own.
     public func counts(after seen: Counts, timeout: Duration) -> Counts {
-        let deadline = Date(timeIntervalSinceNow: Double(timeout.components.seconds) + Double(timeout.components.attoseconds) * 1e-18)
-        return condition.withLock {
-            while counts == seen, condition.wait(until: deadline) {}
-            return counts
-        }
+        let changed = counts.wait(until: { $0 == seen ? nil : $0 }, deadline: .now + timeout)
+        return changed ?? current
     }
 
+    /// Applies `change` to the counts and wakes every watcher.
     func update(_ change: (inout Counts) -> Void) {
-        condition.withLock {
-            change(&counts)
-            condition.broadcast()
-        }
+        counts.withLock(change)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SharePrimitives
 import ShareLog
 
 /// One replica's stream key (`StreamKey`), kept in a file that it advances
@@ -20,13 +21,15 @@ import ShareLog
 /// stream once every replica's relay has advanced past h: at most one
 /// hour and one poll after its share expired (docs/SCALING.md "Personal
 /// data").
-///
-/// `@unchecked Sendable`: `key` and `cache` are only touched under `lock`.
-public final class StreamKeyring: @unchecked Sendable {
+public final class StreamKeyring: Sendable {
+    /// The key and the card keys derived from it so far, by hour.
+    private struct State {
+        var key: StreamKey
+        var cache: [Int64: [UInt8]] = [:]
+    }
+
     public let path: String
-    private let lock = NSLock()
-    private var key: StreamKey
-    private var cache: [Int64: [UInt8]] = [:]
+    private let state: Locked<State>
 
     /// Reads the key file at `path` and advances it to `now`'s hour.
     ///
@@ -34,7 +37,7 @@ public final class StreamKeyring: @unchecked Sendable {
     ///   (`.exposed`: run `chmod 600`), or not a stream key.
     public init(path: String, now: Timestamp) throws(StreamKeyringError) {
         self.path = path
-        key = try Self.read(path)
+        state = try Locked(State(key: Self.read(path)))
         try advance(to: now)
     }
 
@@ -53,33 +56,33 @@ public final class StreamKeyring: @unchecked Sendable {
     }
 
     /// The hour the key stands at now.
-    public var hour: Int64 { lock.withLock { key.hour } }
+    public var hour: Int64 { state.withLock { $0.key.hour } }
 
     /// Moves the key to `now`'s hour, if that is later than its own, and
     /// rewrites the file in place; erases every older key from memory.
     public func advance(to now: Timestamp) throws(StreamKeyringError) {
         let target = StreamKey.hour(atMilliseconds: now.milliseconds)
-        lock.lock()
-        defer { lock.unlock() }
-        guard target > key.hour else { return }
-        let next = key.advanced(to: target)
-        let descriptor = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard descriptor >= 0 else { throw .unwritable(path: path, errno: errno) }
-        defer { close(descriptor) }
-        let text = next.encoded()
-        try Self.write(text, to: descriptor, path: path)
-        guard ftruncate(descriptor, off_t(text.count)) == 0, fsync(descriptor) == 0 else { throw Self.failedWrite(path, errno) }
-        key = next
-        cache = cache.filter { $0.key >= target }
+        try state.withLock { state throws(StreamKeyringError) in
+            guard target > state.key.hour else { return }
+            let next = state.key.advanced(to: target)
+            let descriptor = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
+            guard descriptor >= 0 else { throw .unwritable(path: path, errno: errno) }
+            defer { close(descriptor) }
+            let text = next.encoded()
+            try Self.write(text, to: descriptor, path: path)
+            guard ftruncate(descriptor, off_t(text.count)) == 0, fsync(descriptor) == 0 else { throw Self.failedWrite(path, errno) }
+            state.key = next
+            state.cache = state.cache.filter { $0.key >= target }
+        }
     }
 
     /// The card key of `hour` (cached), or nil when it is erased (before
     /// the key's hour) or beyond the window of any TTL.
     public func cardKey(forHour hour: Int64) -> [UInt8]? {
-        lock.withLock {
-            if let cached = cache[hour] { return cached }
-            guard let derived = key.cardKey(forHour: hour) else { return nil }
-            cache[hour] = derived
+        state.withLock { state in
+            if let cached = state.cache[hour] { return cached }
+            guard let derived = state.key.cardKey(forHour: hour) else { return nil }
+            state.cache[hour] = derived
             return derived
         }
     }

@@ -11,19 +11,19 @@ import SharePrimitives
 /// it writes, so a flood costs the log its detail, never the server its
 /// progress. `close(waitingAtMost:)` writes what is queued and ends the
 /// writer; lines appended after it are dropped.
-///
-/// `@unchecked Sendable`: every field but the constants is read and
-/// written under `condition`'s lock (an `NSCondition`, a pthread mutex that
-/// ThreadSanitizer sees).
-public final class LogQueue: @unchecked Sendable {
+public final class LogQueue: Sendable {
+    /// What `append`, `close` and the writer share.
+    private struct State {
+        var lines: [String] = []
+        var droppedSinceWrite = 0
+        var droppedInAll = 0
+        var closing = false
+    }
+
     /// The most lines waiting for the writer.
     public let capacity: Int
     private let write: @Sendable (String) -> Void
-    private let condition = NSCondition()
-    private var lines: [String] = []
-    private var droppedSinceWrite = 0
-    private var droppedInAll = 0
-    private var closing = false
+    private let state = LockedCondition(State())
     private let finished = DispatchSemaphore(value: 0)
 
     /// Starts the writer thread, which calls `write` with each line in
@@ -39,47 +39,41 @@ public final class LogQueue: @unchecked Sendable {
     /// Queues `line` for the writer; drops it when `capacity` lines wait.
     /// Never blocks on the writer.
     public func append(_ line: String) {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !closing, lines.count < capacity else {
-            droppedSinceWrite += 1
-            droppedInAll += 1
-            return
+        state.withLock { state in
+            guard !state.closing, state.lines.count < capacity else {
+                state.droppedSinceWrite += 1
+                state.droppedInAll += 1
+                return
+            }
+            state.lines.append(line)
         }
-        lines.append(line)
-        condition.signal()
     }
 
     /// The lines dropped so far because the queue was full.
-    public var dropped: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return droppedInAll
-    }
+    public var dropped: Int { state.withLock { $0.droppedInAll } }
 
     /// Lets the writer write what is queued and end, waiting for it at
     /// most `timeout`: a writer stuck on a reader that never reads is left
     /// behind, with its lines, rather than keep the process from exiting.
     /// Idempotent.
     public func close(waitingAtMost timeout: Duration = .seconds(5)) {
-        condition.lock()
-        let first = !closing
-        closing = true
-        condition.signal()
-        condition.unlock()
+        let first = state.withLock { state -> Bool in
+            defer { state.closing = true }
+            return !state.closing
+        }
         if first { _ = finished.wait(timeout: .now() + .nanoseconds(Int(timeout.nanosecondsToWait))) }
     }
 
     private func drain() {
         while true {
-            condition.lock()
-            while lines.isEmpty, !closing { condition.wait() }
-            let batch = lines
-            let dropped = droppedSinceWrite
-            lines = []
-            droppedSinceWrite = 0
-            let done = closing && batch.isEmpty
-            condition.unlock()
+            let (batch, dropped, done) = state.wait { state -> ([String], Int, Bool)? in
+                guard !state.lines.isEmpty || state.closing else { return nil }
+                defer {
+                    state.lines = []
+                    state.droppedSinceWrite = 0
+                }
+                return (state.lines, state.droppedSinceWrite, state.closing && state.lines.isEmpty)
+            }
             if dropped > 0 { write("\(dropped) log lines were dropped: the log's reader fell behind") }
             for line in batch { write(line) }
             if done { break }

@@ -1,4 +1,5 @@
 import Foundation
+import SharePrimitives
 
 /// How many unknown record names each client may ask for, counted across
 /// all its connections: a client that asks for many names nobody shared
@@ -17,17 +18,13 @@ import Foundation
 ///
 /// Memory: one entry per client that asked for an unknown name within
 /// the last `cap + allowance × interval`; older entries are dropped.
-///
-/// `@unchecked Sendable`: `due` is read and written under `lock`, an
-/// `NSLock` (a pthread mutex, which ThreadSanitizer sees).
-final class GuessingThrottle: @unchecked Sendable {
+final class GuessingThrottle: Sendable {
     let allowance: Int
     let interval: Duration
     let cap: Duration
-    private let lock = NSLock()
     /// Per client, when its bucket is empty again (the theoretical
     /// arrival time of the algorithm); past instants mean a full allowance.
-    private var due: [String: ContinuousClock.Instant] = [:]
+    private let due = Locked<[String: ContinuousClock.Instant]>([:])
 
     init(allowance: Int, interval: Duration, cap: Duration) {
         self.allowance = max(allowance, 0)
@@ -44,7 +41,7 @@ final class GuessingThrottle: @unchecked Sendable {
     /// long to wait before answering, nil for no wait.
     func charge(_ unknown: Int, from client: String, at now: ContinuousClock.Instant) -> Duration? {
         guard unknown > 0 else { return nil }
-        return lock.withLock {
+        return due.withLock { due in
             let start = max(due[client] ?? now, now)
             let end = start + interval * unknown
             // What stays owed is bounded, so that a guesser that stops is

@@ -1,18 +1,15 @@
 import Foundation
+import SharePrimitives
 import Synchronization
 
 /// What the sessions of one client or server share: whether they are
 /// stopping, and the wake-up signals of those running, so that a stop (or
 /// a commit to follow) reaches every session thread at once.
-///
-/// `@unchecked Sendable`: `signals` is only touched under `lock`, an
-/// `NSLock` (a pthread mutex, which ThreadSanitizer sees; the futexes of
-/// `Synchronization.Mutex` it does not, and it reports races that are not
-/// there); `stopping` is an atomic.
-public final class SessionContext: @unchecked Sendable {
+public final class SessionContext: Sendable {
+    /// Set once by `stop()`; read lock-free at every step of every session.
     private let stopping = Atomic(false)
-    private let lock = NSLock()
-    private var signals: [ObjectIdentifier: WakeSignal] = [:]
+    /// The signals of the sessions running, by identity.
+    private let signals = Locked<[ObjectIdentifier: WakeSignal]>([:])
 
     public init() {}
 
@@ -29,7 +26,7 @@ public final class SessionContext: @unchecked Sendable {
 
     /// Wakes every session: the store committed, or a stop.
     func wakeAll() {
-        for signal in lock.withLock({ Array(signals.values) }) { signal.signal() }
+        for signal in signals.withLock({ Array($0.values) }) { signal.signal() }
     }
 
     /// Sleeps `duration`, waking early when `stop()` is called.
@@ -55,13 +52,13 @@ public final class SessionContext: @unchecked Sendable {
     /// server makes a session's before it admits the session, when its
     /// descriptors can still be freed); `release` it when done.
     func register(_ signal: WakeSignal) {
-        lock.withLock { signals[ObjectIdentifier(signal)] = signal }
+        signals.withLock { $0[ObjectIdentifier(signal)] = signal }
         if isStopping { signal.signal() }
     }
 
     /// Unregisters and closes a signal from `registeredSignal()` or `register`.
     func release(_ signal: WakeSignal) {
-        _ = lock.withLock { signals.removeValue(forKey: ObjectIdentifier(signal)) }
+        _ = signals.withLock { $0.removeValue(forKey: ObjectIdentifier(signal)) }
         signal.close()
     }
 }

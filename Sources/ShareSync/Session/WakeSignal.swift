@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-import Synchronization
 import SharePrimitives
 
 /// A descriptor a session thread waits on beside its channel
@@ -9,7 +8,7 @@ import SharePrimitives
 /// pipe: any number of signals before a drain wake the waiter once (a
 /// signal that finds the pipe full is already pending).
 ///
-/// `signal()` and `close()` run under one lock: `SessionContext.wakeAll()`
+/// `signal()` and `close()` run under the lock of `closed`: `SessionContext.wakeAll()`
 /// signals from a snapshot taken outside its own lock, so a signal can race
 /// the session closing it. Unlocked, its write could land after the
 /// reading end closed (SIGPIPE: the write has no `MSG_NOSIGNAL`) or after
@@ -18,10 +17,8 @@ final class WakeSignal: Sendable {
     /// The end to wait on.
     let descriptor: Int32
     private let writeEnd: Int32
-    /// Set and read only under `lock`.
-    private let closed = Atomic(false)
-    /// A pthread mutex, which ThreadSanitizer sees (`SessionContext`).
-    private let lock = NSLock()
+    /// Whether `close()` closed both ends.
+    private let closed = Locked(false)
 
     /// - Throws: `TransportError.system` when no descriptor is left.
     init() throws(TransportError) {
@@ -39,8 +36,8 @@ final class WakeSignal: Sendable {
 
     /// Wakes the waiting thread. Safe from any thread, any number of times.
     func signal() {
-        lock.withLock {
-            guard !closed.load(ordering: .relaxed) else { return }
+        closed.withLock { closed in
+            guard !closed else { return }
             var one: UInt8 = 1
             _ = Glibc.write(writeEnd, &one, 1)
         }
@@ -66,8 +63,9 @@ final class WakeSignal: Sendable {
     }
 
     func close() {
-        lock.withLock {
-            guard !closed.exchange(true, ordering: .relaxed) else { return }
+        closed.withLock { closed in
+            guard !closed else { return }
+            closed = true
             Glibc.close(writeEnd)
             Glibc.close(descriptor)
         }

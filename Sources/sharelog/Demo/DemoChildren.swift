@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
-import Synchronization
+import SharePrimitives
 
 /// Every process the demo starts, so that none outlives it: `stopAll()`
 /// stops the ones still running when the demo ends, well or not, and
@@ -12,7 +12,7 @@ final class DemoChildren {
     private let folder: DemoFolder
     private var children: [DemoChild] = []
     /// The pids of the children, for the signal handler's thread.
-    private let pids = Pids()
+    private let pids = Locked<Set<pid_t>>([])
     private var sources: [any DispatchSourceSignal] = []
 
     init(folder: DemoFolder) {
@@ -21,7 +21,7 @@ final class DemoChildren {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [pids] in
-                for pid in pids.all { kill(pid, SIGKILL) }
+                for pid in pids.withLock({ $0 }) { kill(pid, SIGKILL) }
                 FileHandle.standardError.write(Data("sharelog: demo stopped by signal \(number); its processes were stopped\n".utf8))
                 _exit(128 + number)
             }
@@ -40,7 +40,7 @@ final class DemoChildren {
         let child = try DemoChild(label, arguments, logs: folder.logs, outputPath: outputPath)
         folder.record(child.pid)
         children.append(child)
-        pids.insert(child.pid)
+        pids.withLock { _ = $0.insert(child.pid) }
         return child
     }
 
@@ -63,21 +63,11 @@ final class DemoChildren {
     func stopAll() {
         for child in children { child.stop(timeout: .seconds(10)) }
         children.removeAll()
-        pids.removeAll()
+        pids.withLock { $0.removeAll() }
     }
 
     private func forget(_ child: DemoChild) {
         children.removeAll { $0 === child }
-        pids.remove(child.pid)
-    }
-
-    /// A set of pids that any thread may read and change.
-    private final class Pids: Sendable {
-        private let members = Mutex<Set<pid_t>>([])
-
-        var all: Set<pid_t> { members.withLock { $0 } }
-        func insert(_ pid: pid_t) { members.withLock { _ = $0.insert(pid) } }
-        func remove(_ pid: pid_t) { members.withLock { _ = $0.remove(pid) } }
-        func removeAll() { members.withLock { $0.removeAll() } }
+        pids.withLock { _ = $0.remove(child.pid) }
     }
 }
