@@ -79,7 +79,7 @@ public final class JetStreamConnection: @unchecked Sendable {
         tally = PublishTally()
         var jsOptions = jsOptions()
         jsOptions_Init(&jsOptions)
-        jsOptions.Wait = Int64(options.requestTimeout.components.seconds * 1000)
+        jsOptions.Wait = options.requestTimeout.millisecondsToWait
         jsOptions.PublishAsync.MaxPending = 4096
         jsOptions.PublishAsync.AckHandler = publishAcknowledged
         jsOptions.PublishAsync.AckHandlerClosure = Unmanaged.passUnretained(tally).toOpaque()
@@ -135,9 +135,9 @@ public final class JetStreamConnection: @unchecked Sendable {
             config.Storage = js_FileStorage
             config.Retention = js_LimitsPolicy
             config.Discard = js_DiscardOld
-            config.MaxAge = nanoseconds(settings.maxAge)
+            config.MaxAge = settings.maxAge.wholeNanoseconds
             config.Replicas = Int64(settings.replicas)
-            config.Duplicates = nanoseconds(settings.duplicateWindow)
+            config.Duplicates = settings.duplicateWindow.wholeNanoseconds
             return js_AddStream(&info, context, &config, nil, &code)
         }
         defer { jsStreamInfo_Destroy(info) }
@@ -194,7 +194,7 @@ public final class JetStreamConnection: @unchecked Sendable {
         }
         var options = jsPubOptions()
         jsPubOptions_Init(&options)
-        options.MaxWait = nanoseconds(timeout) / 1_000_000
+        options.MaxWait = timeout.millisecondsToWait
         let completed = js_PublishAsyncComplete(context, &options)
         if completed != NATS_OK {
             abandonPending()
@@ -217,10 +217,6 @@ public final class JetStreamConnection: @unchecked Sendable {
         if js_PublishAsyncGetPendingList(&pending, context) == NATS_OK { natsMsgList_Destroy(&pending) }
         tally.reset()
     }
-}
-
-func nanoseconds(_ duration: Duration) -> Int64 {
-    duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
 }
 
 /// The C callback libnats calls for each asynchronously published message,

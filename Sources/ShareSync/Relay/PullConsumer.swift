@@ -1,5 +1,6 @@
 internal import CNATS
 import Foundation
+import SharePrimitives
 
 /// A subscription bound to a durable pull consumer with explicit
 /// acknowledgement of everything up to a message (JetStream's `AckAll`).
@@ -52,7 +53,7 @@ public final class PullConsumer {
         jsFetchRequest_Init(&request)
         request.Batch = Int32(count)
         request.MaxBytes = Int64(maxBytes)
-        request.Expires = nanoseconds(expires)
+        request.Expires = expires.nanosecondsToWait
         var list = natsMsgList()
         let status = natsSubscription_FetchRequest(&list, subscription, &request)
         defer { natsMsgList_Destroy(&list) }

@@ -1,5 +1,6 @@
 import Foundation
 import ShareLog
+import SharePrimitives
 
 /// Connects one ShareLog replica to a JetStream stream in both directions
 /// (docs/SCALING.md): it publishes the replica's own events and applies
@@ -163,7 +164,7 @@ public final class StreamRelay: Sendable {
             throw .unsuitableStream(
                 "stream \(settings.name) holds subjects \(info.subjects), not \(settings.allSubjects); give another --stream or --subject-prefix")
         }
-        let minimum = nanoseconds(StreamSettings.minimumMaxAge)
+        let minimum = StreamSettings.minimumMaxAge.wholeNanoseconds
         guard info.maxAgeNanoseconds == 0 || info.maxAgeNanoseconds >= minimum else {
             throw .unsuitableStream(
                 "stream \(settings.name) keeps messages for \(info.maxAgeNanoseconds / 3_600_000_000_000) hours, less than the longest TTL "
