@@ -57,16 +57,41 @@ final class SessionRunner {
     }
 
     /// Runs the session to its end: both directions complete (client), the
-    /// peer's `bye` (server), or `context.stopping`. A failure is told to
-    /// the peer with an `error` message, when the stream still carries one,
-    /// before it is thrown.
+    /// peer's `bye` or stop (server), or `context.stopping`. A failure is
+    /// told to the peer with an `error` message, when the stream still
+    /// carries one, before it is thrown.
+    ///
+    /// A connection lost while the peer's last words wait unread is not a
+    /// failure: a client that stops sends `error(shuttingDown)` (or `bye`)
+    /// and closes at once, and this side's answer to its previous message
+    /// can then meet the closed connection before the parting message is
+    /// read.
     func run(progress: ((SyncSummary) -> Void)? = nil) throws(SyncFailure) -> SyncSummary {
         do {
             return try loop(progress: progress)
         } catch {
+            if error.isConnectionLost, peerEndedBeforeClosing() { return finish() }
             if let message = error.errorMessage { try? messages.send(message, deadline: .now + .seconds(1)) }
             throw error
         }
+    }
+
+    /// Whether what the peer sent before its connection went, read now
+    /// without waiting, ends the session in good order: a client's `bye`
+    /// or `error(shuttingDown)`, taken by the machine as if it had come in
+    /// time. Anything read before it is dropped: the session is over, and
+    /// nothing the peer said then can be answered.
+    private func peerEndedBeforeClosing() -> Bool {
+        while case .message(let message) = try? messages.receive(orWake: nil, deadline: .now) {
+            switch message {
+            case .bye, .error(.shuttingDown, _):
+                _ = try? machine.receive(message)
+                return machine.isComplete
+            default:
+                continue
+            }
+        }
+        return false
     }
 
     private func loop(progress: ((SyncSummary) -> Void)?) throws(SyncFailure) -> SyncSummary {
