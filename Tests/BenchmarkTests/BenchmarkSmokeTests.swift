@@ -2,13 +2,14 @@ import Foundation
 @testable import ShareLog
 import TestSupport
 import Testing
+import TestTraits
 @testable import BenchmarkKit
 
 /// Keeps the benchmark from rotting: every workload runs at tiny sizes for
 /// every system that takes part in it (Redis included, with its own
 /// redis-server), and the C-LMDB baseline still writes exactly what ShareLog
 /// writes. Timings are never asserted; they mean nothing at these sizes.
-@Suite(.timeLimit(.minutes(8))) struct BenchmarkSmokeTests {
+@Suite(.timeLimit(.minutes(8)), .ownThread) struct BenchmarkSmokeTests {
     @Test func everyWorkloadRunsAtTinySizesForEverySystem() async throws {
         let directory = TemporaryDirectory()
         let work = directory.appending("work")

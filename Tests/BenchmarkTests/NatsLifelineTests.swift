@@ -6,7 +6,7 @@ import Testing
 import TestTraits
 
 /// The relay workload's NATS cluster does not outlive a killed benchmark.
-@Suite(.hangDeadline) struct NatsLifelineTests {
+@Suite(.hangDeadline, .ownThread) struct NatsLifelineTests {
     @Test func aKilledBenchmarkLeavesNoNatsServer() throws {
         let directory = TemporaryDirectory()
         let work = directory.appending("work")

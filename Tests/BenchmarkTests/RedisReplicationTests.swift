@@ -8,7 +8,7 @@ import TestTraits
 /// a full sync leaves a replica holding every card, durably; a replication
 /// delay ends when the replica holds the card; timed GETs find exactly the
 /// keys that exist. Timings are never asserted.
-@Suite(.hangDeadline) struct RedisReplicationTests {
+@Suite(.hangDeadline, .ownThread) struct RedisReplicationTests {
     /// 9:1 mix, so that the photo cards (about 62 KB) replicate too.
     let deck = CardDeck(mixed: true, pool: 10)
 

@@ -6,7 +6,7 @@ import TestTraits
 
 /// The benchmark's redis-server never outlives it: a run that dies,
 /// however it dies, takes its server with it, so no stray process is left.
-@Suite(.hangDeadline) struct RedisServerTests {
+@Suite(.hangDeadline, .ownThread) struct RedisServerTests {
     @Test func aKilledBenchmarkLeavesNoRedisServer() throws {
         let directory = TemporaryDirectory()
         let work = directory.appending("work")

@@ -7,7 +7,7 @@ import TestTraits
 
 /// The writer holds a group commit open for more writes only while other
 /// writers are active (`Options.commitDelay`).
-@Suite(.hangDeadline) struct CommitDelayTests {
+@Suite(.hangDeadline, .ownThread) struct CommitDelayTests {
     static func delayed(_ delay: Duration) -> Environment.Options {
         var options = Environment.Options()
         options.commitDelay = delay

@@ -14,7 +14,7 @@ import TestTraits
 /// that held the secrets and copy only the used parts of later pages into
 /// them, so its next commits would write secret bytes into the gaps of
 /// their pages, where this process's scrub cannot reach.
-@Suite(.hangDeadline) struct PrivacyAcrossProcessesTests {
+@Suite(.hangDeadline, .ownThread) struct PrivacyAcrossProcessesTests {
     @Test func anotherProcessThatHeldTheSecretsWritesNoneBackAfterTheScrub() throws {
         let fixture = try ScrubTests.Fixture()
         let scratch = TemporaryDirectory()

@@ -83,7 +83,7 @@ import SharePrimitives
     }
 }
 
-@Suite(.hangDeadline) struct RegistryLifecycleTests {
+@Suite(.hangDeadline, .ownThread) struct RegistryLifecycleTests {
     @Test func anOpenWaitsUntilTheClosingHandleHasClosed() throws {
         let dir = TemporaryDirectory()
         // The environment is released but its handle kept, as one still

@@ -11,7 +11,7 @@ import SharePrimitives
 
 /// Scrub beside other work: its own transaction, nesting, foreign
 /// databases, the reader list, and concurrent writers and readers.
-@Suite(.hangDeadline) struct ScrubSafetyTests {
+@Suite(.hangDeadline, .ownThread) struct ScrubSafetyTests {
     typealias Fixture = ScrubTests.Fixture
 
     @Test func aScrubRunsInATransactionOfItsOwn() async throws {

@@ -5,10 +5,11 @@ import Glibc
 import LMDBScrub
 import TestSupport
 import Testing
+import TestTraits
 @testable import LMDB
 import SharePrimitives
 
-@Suite struct ScrubTests {
+@Suite(.ownThread) struct ScrubTests {
     /// Repeated through every secret value, so that any fragment of one
     /// longer than about 80 bytes contains it.
     static let marker = Array("VCARD-SECRET".utf8)

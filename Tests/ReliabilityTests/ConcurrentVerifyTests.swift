@@ -16,7 +16,7 @@ import TestTraits
 ///
 /// The writer runs under a watchdog and is killed on every path out of the
 /// test; every wait has a deadline.
-@Suite(.hangDeadline)
+@Suite(.hangDeadline, .ownThread)
 struct ConcurrentVerifyTests {
     /// Verifies that must overlap a commit of the writer's.
     static let overlapping = 20

@@ -27,7 +27,7 @@ import TestTraits
 ///
 /// Stores live on a tmpfs (`SmallFileSystem`; skipped with the reason where
 /// it cannot be mounted, failed when root cannot mount it).
-@Suite(.needsSmallFileSystem, .hangDeadline)
+@Suite(.needsSmallFileSystem, .hangDeadline, .ownThread)
 struct DiskFullCompactionTests {
     static let start = Timestamp(milliseconds: ReliabilityStore.start)
     /// Shares 0..<expiring live 60 + i seconds, the others an hour.

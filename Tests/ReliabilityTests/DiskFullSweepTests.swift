@@ -24,7 +24,7 @@ import TestTraits
 /// touches only the ends of a few B-trees, a handful of pages, and a
 /// reader from before the sweep keeps batches from reusing each other's
 /// freed pages) some batches commit before one fails.
-@Suite(.needsSmallFileSystem, .hangDeadline)
+@Suite(.needsSmallFileSystem, .hangDeadline, .ownThread)
 struct DiskFullSweepTests {
     static let start = Timestamp(milliseconds: ReliabilityStore.start)
     /// Shares 0..<due expire before `sweepTime`; the others live on.

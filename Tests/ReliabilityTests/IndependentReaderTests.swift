@@ -11,7 +11,7 @@ import TestTraits
 /// reader (Tests/Readers/read_store.py) decodes from docs/FORMAT.md alone,
 /// so these tests also prove that document precise. Scripts/test installs
 /// both packages.
-@Suite(.hangDeadline) struct IndependentReaderTests {
+@Suite(.hangDeadline, .ownThread) struct IndependentReaderTests {
     /// The check value of the CRC-32 the format names (zlib's): FormatBytes
     /// computes it as the document describes.
     @Test func formatBytesComputesZlibsCRC32() {

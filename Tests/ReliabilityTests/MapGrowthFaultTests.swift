@@ -6,7 +6,7 @@ import TestTraits
 /// A store whose map starts small grows through a long run of creates, each
 /// its own transaction, and keeps every share; reopened with the same small
 /// setting, it adopts the larger file and goes on growing.
-@Suite(.hangDeadline) struct MapGrowthFaultTests {
+@Suite(.hangDeadline, .ownThread) struct MapGrowthFaultTests {
     static let initialMap = 256 << 10
 
     @Test func aLongRunOfCreatesGrowsTheMapAndKeepsEveryShare() throws {

@@ -10,7 +10,7 @@ import TestTraits
 /// a pair of main stores leave both stores holding every acknowledged
 /// operation once; and the checks catch what they exist to catch, a fault
 /// planted between a round's convergence and its checks.
-@Suite(.serialized, .hangDeadline) struct SyncCrashTests {
+@Suite(.serialized, .hangDeadline, .ownThread) struct SyncCrashTests {
     static let sharelog = URL(fileURLWithPath: ExternalCommand.built("sharelog"))
     static let crash = URL(fileURLWithPath: ExternalCommand.built("sharelog-crash"))
     /// Every fetch and the planted writes happen at this time (`SyncPair.now`).

@@ -12,7 +12,7 @@ import TestTraits
 /// byte as before and every share answering as the format-1 store's plan
 /// says. The store is a few thousand shares written by `Format1StoreWriter`,
 /// so that kills land inside the upgrade's transaction.
-@Suite(.hangDeadline) struct UpgradeCrashTests {
+@Suite(.hangDeadline, .ownThread) struct UpgradeCrashTests {
     static let sharelog = URL(fileURLWithPath: ExternalCommand.built("sharelog"))
 
     @Test func theWritersChecksumIsZlibsCRC32() {

@@ -2,8 +2,9 @@ import Foundation
 import ShareClip
 import TestSupport
 import Testing
+import TestTraits
 
-@Suite struct VCardPreviewTests {
+@Suite(.ownThread) struct VCardPreviewTests {
     @Test func showsAnAppleContactsExportWithItsFoldedPhoto() throws {
         let preview = try VCardPreview(parsing: VCardFixtures.appleExport)
         #expect(preview.name == "Johnny Appleseed")

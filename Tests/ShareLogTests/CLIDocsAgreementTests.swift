@@ -7,7 +7,7 @@ import TestTraits
 /// docs is the synopsis its help shows, and each synopsis names exactly
 /// the options the command's help lists, which are the options its parser
 /// takes (issue "The CLI keeps every promise its docs make", "Tested docs").
-@Suite(.hangDeadline) struct CLIDocsAgreementTests {
+@Suite(.hangDeadline, .ownThread) struct CLIDocsAgreementTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The synopses docs/CLI.md's command headings give (`### \`…\``).

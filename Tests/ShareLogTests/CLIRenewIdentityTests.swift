@@ -6,7 +6,7 @@ import TestTraits
 
 /// `sharelog renew-identity`: the operator's renewal, for the one restore
 /// a store's own signs cannot see (docs/CLI.md, docs/SYNC.md "Identity").
-@Suite(.hangDeadline) struct CLIRenewIdentityTests {
+@Suite(.hangDeadline, .ownThread) struct CLIRenewIdentityTests {
     static func identity(_ cli: CLI) throws -> (replica: String, epoch: String) {
         let stats = try cli.run("stats", "--json").json
         return (stats["replicaID"] as? String ?? "?", stats["epoch"] as? String ?? "?")

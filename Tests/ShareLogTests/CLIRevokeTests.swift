@@ -2,12 +2,13 @@ import Foundation
 import SampleCards
 import Testing
 import TestSupport
+import TestTraits
 @testable import ShareLog
 
 /// `sharelog share revoke`, as docs/CLI.md describes it: exit 0 and the
 /// time the share ended, 3 when unknown, 4 when it already ended, and
 /// nothing written by any refusal.
-@Suite struct CLIRevokeTests {
+@Suite(.ownThread) struct CLIRevokeTests {
     static let card = Data("BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Jane Appleseed\r\nORG:Acme;Sales\r\nEND:VCARD\r\n".utf8)
 
     /// A store made by `init`, with one share created at 10:00 for an hour.

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 import TestSupport
+import TestTraits
 @testable import ShareLog
 
 /// Times on the command line: every time the CLI prints is UTC whatever the
 /// user's `TZ`, and `--now` with a UTC offset is that instant.
-@Suite struct CLITimeTests {
+@Suite(.ownThread) struct CLITimeTests {
     static let card = Data("BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Jane Appleseed\r\nEND:VCARD\r\n".utf8)
 
     /// The UTC offset date(1) reports in zone `zone` at 2026-12-01T10:00Z:

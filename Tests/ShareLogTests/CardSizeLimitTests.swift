@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 import TestSupport
+import TestTraits
 @testable import ShareLog
 
 /// The 1 MiB limit on a card (CloudKit's record limit, docs/CLI.md): a card
 /// of exactly 1_048_576 bytes is kept and given back byte for byte, one
 /// byte more is refused with the exact error and nothing written.
-@Suite struct CardSizeLimitTests {
+@Suite(.ownThread) struct CardSizeLimitTests {
     /// A valid card of exactly `byteCount` bytes: a NOTE of seeded random
     /// letters and digits fills it, so any byte out of place shows.
     static func card(byteCount: Int) -> [UInt8] {

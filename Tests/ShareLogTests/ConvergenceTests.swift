@@ -1,12 +1,13 @@
 import Foundation
 import TestSupport
 import Testing
+import TestTraits
 @testable import ShareLog
 
 /// Projection rules checked against `ReferenceModel`, an independent plain
 /// statement of docs/ENGINE.md, by decoding every database of the store per
 /// docs/FORMAT.md (`StoreDecoder`). Failures name the seed that replays them.
-@Suite struct ConvergenceTests {
+@Suite(.ownThread) struct ConvergenceTests {
     /// Events from three replicas over 40 shares: plain creates, rival
     /// creates for one name, ttl expiries, revocations (some before the
     /// create), duplicate expiries and unknown kinds.

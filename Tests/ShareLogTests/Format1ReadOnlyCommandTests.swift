@@ -12,7 +12,7 @@ import TestTraits
 /// upgrade it. On a format-2 store they answer, and write nothing either:
 /// not the high-water file a store of an older build lacks, not the new
 /// identity a copy takes when it is next opened for writing.
-@Suite(.hangDeadline) struct Format1ReadOnlyCommandTests {
+@Suite(.hangDeadline, .ownThread) struct Format1ReadOnlyCommandTests {
     /// The fixture's time of `sharelog stats` in its README.
     static let now = "2026-12-01T13:00:00Z"
     /// The fixture's live share, its README's `live=`.

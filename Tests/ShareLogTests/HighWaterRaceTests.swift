@@ -8,7 +8,7 @@ import TestTraits
 /// it. They once shared one temporary name, and a losing open failed with
 /// "renaming high-water.tmp: No such file or directory" (16 of 60 rounds of
 /// this test's shape; a follower racing `stats` in `HostileNetworkTests`).
-@Suite(.hangDeadline) struct HighWaterRaceTests {
+@Suite(.hangDeadline, .ownThread) struct HighWaterRaceTests {
     @Test func processesOpeningANewStoreAtOnceAllOpenIt() throws {
         for round in 0..<5 {
             let directory = TemporaryDirectory("high-water-race")

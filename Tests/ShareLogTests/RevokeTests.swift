@@ -1,6 +1,7 @@
 import Foundation
 import SampleCards
 import Testing
+import TestTraits
 @testable import ShareLog
 
 /// `ShareStore.revoke` at the edges: at the expiry instant, for a share
@@ -8,7 +9,7 @@ import Testing
 ///
 /// Times are written out by hand: `TestStore`'s clock starts at
 /// 1_800_000_000_000 ms (2027-01-15T08:00:00Z).
-@Suite struct RevokeTests {
+@Suite(.ownThread) struct RevokeTests {
     static let start = Timestamp(milliseconds: 1_800_000_000_000)
     static let anHourLater = Timestamp(milliseconds: 1_800_003_600_000)
 

@@ -3,9 +3,10 @@ import LMDB
 import ShareClip
 import Testing
 import TestSupport
+import TestTraits
 @testable import ShareLog
 
-@Suite struct ShareStoreTests {
+@Suite(.ownThread) struct ShareStoreTests {
     @Test func aCreatedShareIsFetchedByRecordNameAndByLink() throws {
         let test = try TestStore()
         let card = smallCard(7)

@@ -2,13 +2,14 @@ import Foundation
 import LMDB
 import Testing
 import TestSupport
+import TestTraits
 @testable import ShareLog
 
 /// Opening a store this build must not write: one of a newer format
 /// (docs/FORMAT.md: "A reader must refuse a `schema` greater than the
 /// version it knows"), and one opened read-only
 /// (`Options.environment.readOnly`, the only read-only mode ShareLog has).
-@Suite struct StoreOpeningTests {
+@Suite(.ownThread) struct StoreOpeningTests {
     /// Makes a store at `path` with the CLI, so that no environment of it
     /// is open in this process: one share due at 2027-01-15T08:01:00Z and
     /// one live for a week. Returns the live one's id.

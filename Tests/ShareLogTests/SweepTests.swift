@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import TestTraits
 @testable import ShareLog
 
-@Suite struct SweepTests {
+@Suite(.ownThread) struct SweepTests {
     @Test func aSweepExpiresExactlyTheDueSharesAndDropsTheirCards() throws {
         let test = try TestStore()
         let short = try (0..<3).map { try test.store.create(vCard: smallCard($0), ttl: .seconds(60)) }

@@ -12,7 +12,7 @@ import TestTraits
 ///
 /// Every card carries a marker made for this run, so a file that holds the
 /// marker holds card bytes, and no other test can put it there.
-@Suite(.hangDeadline) struct VerifyPrivacyTests {
+@Suite(.hangDeadline, .ownThread) struct VerifyPrivacyTests {
     let marker = "verify-privacy-\(UUID().uuidString)"
 
     func card(_ index: Int) -> [UInt8] {

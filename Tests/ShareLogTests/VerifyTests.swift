@@ -3,9 +3,10 @@ import LMDB
 import SampleCards
 import Testing
 import TestSupport
+import TestTraits
 @testable import ShareLog
 
-@Suite struct VerifyTests {
+@Suite(.ownThread) struct VerifyTests {
     /// Window sizes that make verify fold one record name per pass, a few,
     /// and the whole store at once (the default).
     static let windowSizes = [1, 3, 200_000]

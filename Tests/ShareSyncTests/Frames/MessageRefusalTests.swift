@@ -2,9 +2,10 @@ import ShareLog
 import ShareSync
 import Testing
 import TestSupport
+import TestTraits
 
 /// Payloads that are not their message, each refused with the field at fault.
-@Suite struct MessageRefusalTests {
+@Suite(.ownThread) struct MessageRefusalTests {
     struct Case: CustomTestStringConvertible, Sendable {
         let name: String
         let type: FrameType

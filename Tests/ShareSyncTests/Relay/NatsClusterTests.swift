@@ -9,7 +9,7 @@ import TestTraits
 /// crashes, take the crashed server back, and leave no process or port
 /// behind. The expected names and size are the ones the test configures;
 /// the cluster's views are read from each server's own /jsz and /healthz.
-@Suite(.hangDeadline) struct NatsClusterTests {
+@Suite(.hangDeadline, .ownThread) struct NatsClusterTests {
     /// `NatsCluster`'s default name "sharelog-test" with each server's index.
     static let names = ["sharelog-test-0", "sharelog-test-1", "sharelog-test-2"]
 

@@ -8,7 +8,7 @@ import TestTraits
 
 /// A link slower than one batch per timeout: a session lives as long as
 /// bytes move, however long a whole batch takes (docs/SYNC.md "Server").
-@Suite(.hangDeadline) struct SlowLinkTests {
+@Suite(.hangDeadline, .ownThread) struct SlowLinkTests {
     @Test func aPullOverALinkSlowerThanABatchPerTimeoutCompletesInOneSession() throws {
         let directory = TemporaryDirectory("slow")
         let main = try SessionFlowTests.open(directory.appending("main"))

@@ -17,7 +17,7 @@ import TestTraits
 /// ended a ThreadSanitizer run of SessionFlowTests in CI.
 ///
 /// Also run under ThreadSanitizer (`Scripts/test`).
-@Suite(.hangDeadline) struct WakeSignalTests {
+@Suite(.hangDeadline, .ownThread) struct WakeSignalTests {
     @Test func wakingSessionsWhileTheyReleaseTheirSignalsRaisesNoSIGPIPE() throws {
         let context = SessionContext()
         let race = Race()

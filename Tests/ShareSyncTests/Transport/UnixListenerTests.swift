@@ -7,7 +7,7 @@ import TestTraits
 
 /// A `unix:` endpoint is a socket file only its owner may use, which a
 /// listener creates, protects and removes.
-@Suite(.hangDeadline) struct UnixListenerTests {
+@Suite(.hangDeadline, .ownThread) struct UnixListenerTests {
     @Test func theSocketFileIsASocketOnlyItsOwnerMayUse() throws {
         let directory = TemporaryDirectory("sync")
         let path = directory.appending("s.sock")
