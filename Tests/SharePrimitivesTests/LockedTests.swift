@@ -6,16 +6,22 @@ import Testing
 @Suite struct LockedTests {
     @Test func incrementsFromFourThreadsAllLand() {
         let counter = Locked(0)
+        let ready = DispatchSemaphore(value: 0), go = DispatchSemaphore(value: 0)
         let group = DispatchGroup()
         for _ in 0..<4 {
             group.enter()
             Thread.detachNewThread {
-                for _ in 0..<10_000 { counter.withLock { $0 += 1 } }
+                // All four start together, so their increments overlap.
+                ready.signal()
+                go.wait()
+                for _ in 0..<100_000 { counter.withLock { $0 += 1 } }
                 group.leave()
             }
         }
+        for _ in 0..<4 { #expect(ready.wait(timeout: .now() + 60) == .success) }
+        for _ in 0..<4 { go.signal() }
         #expect(group.wait(timeout: .now() + 60) == .success)
-        #expect(counter.withLock { $0 } == 40_000)
+        #expect(counter.withLock { $0 } == 400_000)
     }
 
     @Test func aThrowingBodyLeavesTheValueAsItLeftIt() {

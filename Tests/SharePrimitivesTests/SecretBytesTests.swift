@@ -24,4 +24,10 @@ import Testing
         let filled = SecretBytes(count: 2) { $0.copyBytes(from: [7, 9]) }
         #expect(filled.withUnsafeBytes { Array($0) } == [7, 9])
     }
+
+    @Test func eraseZeroesATransientCopyInPlace() {
+        var copy: [UInt8] = [0x5E, 0xC2, 0xE7, 0xFF]
+        SecretBytes.erase(&copy)
+        #expect(copy == [0, 0, 0, 0])
+    }
 }

@@ -100,13 +100,8 @@ public enum SyncClient {
     /// that killed it), once it has: what a user can act on, rather than
     /// the pipes' descriptors.
     private static func explained(_ failure: SyncFailure, _ command: CommandChannel) -> SyncFailure {
-        switch failure {
-        case .peerClosed, .transport(.peerClosed), .transport(.connectionReset):
-            guard let ended = command.ended(by: ContinuousClock.now + .seconds(2)) else { return failure }
-            return .transport(.commandEnded(command: command.command, ended))
-        default:
-            return failure
-        }
+        guard failure.isConnectionLost, let ended = command.ended(by: ContinuousClock.now + .seconds(2)) else { return failure }
+        return .transport(.commandEnded(command: command.command, ended))
     }
 
     /// Runs sessions one after another until `context` stops: after a
