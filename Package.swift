@@ -107,7 +107,7 @@ let package = Package(
         .target(name: "TestTraits", path: "Tests/TestTraits"),
         .testTarget(name: "SharePrimitivesTests", dependencies: ["SharePrimitives", "TestSupport"]),
         .testTarget(name: "LMDBTests", dependencies: ["SharePrimitives", "LMDB", "LMDBScrub", "lmdb-probe", "lmdb-peer", "TestSupport", "TestTraits"]),
-        .testTarget(name: "ShareSyncTests", dependencies: ["ShareSync", "ShareLog", "SampleCards", "TestSupport", "TestTraits", "sharelog"]),
+        .testTarget(name: "ShareSyncTests", dependencies: ["SharePrimitives", "ShareSync", "ShareLog", "SampleCards", "TestSupport", "TestTraits", "sharelog"]),
         .testTarget(name: "ShareHTTPTests", dependencies: ["ShareHTTP", "ShareSync", "ShareLog", "ShareClip", "SampleCards", "TestSupport", "TestTraits", "sharelog"]),
         .testTarget(name: "ShareClipTests", dependencies: ["ShareClip", "SampleCards", "TestSupport", "TestTraits"]),
         .testTarget(

@@ -2,9 +2,7 @@
 /// mutex is a `CheckedMutex` (why pthread, and why every result is checked,
 /// is said there); a `withLock` inside `withLock` on the same lock stops
 /// the process with a message instead of hanging it.
-package final class Locked<Value>: @unchecked Sendable {
-    // @unchecked Sendable: `value` is only touched inside `withLock`, under
-    // `mutex`, which lives as long as the instance.
+package final class Locked<Value> {
     private let mutex = CheckedMutex()
     private var value: Value
 
@@ -19,3 +17,9 @@ package final class Locked<Value>: @unchecked Sendable {
         return try body(&value)
     }
 }
+
+// @unchecked Sendable: `value` is only touched inside `withLock`, under
+// `mutex`, which lives as long as the instance. Only a `Sendable` value may
+// be shared so: the lock orders the accesses, but a value that is not
+// `Sendable` may share state with references outside the lock.
+extension Locked: @unchecked Sendable where Value: Sendable {}

@@ -12,11 +12,7 @@ import Glibc
 ///
 /// `package`: the registry waits on it for a close to finish, and the
 /// engine (`ShareLog`) waits on it for a store's operations to end.
-package final class LockedCondition<Value>: @unchecked Sendable {
-    // @unchecked Sendable: `value` is only touched under `mutex` (inside
-    // `withLock` and `wait`); the mutex and the condition are allocated
-    // once, never moved, and destroyed in deinit, when no thread can hold
-    // or wait on them.
+package final class LockedCondition<Value> {
     private let mutex = CheckedMutex()
     private let condition: UnsafeMutablePointer<pthread_cond_t>
     private var value: Value
@@ -109,3 +105,9 @@ package final class LockedCondition<Value>: @unchecked Sendable {
         return timespec(tv_sec: now.tv_sec + Int(wait / 1_000_000_000) + nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
     }
 }
+
+// @unchecked Sendable: `value` is only touched under `mutex` (inside
+// `withLock` and `wait`); the mutex and the condition are allocated once,
+// never moved, and destroyed in deinit, when no thread can hold or wait on
+// them. Only a `Sendable` value may be shared so (as for `Locked`).
+extension LockedCondition: @unchecked Sendable where Value: Sendable {}

@@ -1,6 +1,5 @@
 import Foundation
 import ShareLog
-import Synchronization
 
 /// Serves a store to sync clients: many sessions at once, one thread
 /// each, until `context.stop()` (docs/SYNC.md "Server").

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 @testable import ShareSync
+import SharePrimitives
 
 /// What a peer says reaches the server's log quoted, escaped and cut, and
 /// the log never makes the server wait (docs/SYNC.md "Security model").
@@ -42,11 +43,9 @@ import Testing
     }
 
     /// Lines a test's writer saw, in order.
-    final class Written: @unchecked Sendable {
-        // @unchecked Sendable: `all` is touched under `lock` only.
-        private let lock = NSLock()
-        private var all: [String] = []
-        func append(_ line: String) { lock.withLock { all.append(line) } }
-        var lines: [String] { lock.withLock { all } }
+    final class Written: Sendable {
+        private let all = Locked<[String]>([])
+        func append(_ line: String) { all.withLock { $0.append(line) } }
+        var lines: [String] { all.withLock { $0 } }
     }
 }

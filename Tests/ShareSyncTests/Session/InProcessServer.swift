@@ -2,8 +2,8 @@ import Dispatch
 import Foundation
 import ShareLog
 import ShareSync
-import Synchronization
 import TestSupport
+import SharePrimitives
 
 /// A `SyncServer` on a Unix socket in a temporary directory, serving from a
 /// thread of this process, for tests of whole sessions without spawning
@@ -46,13 +46,10 @@ final class InProcessServer: @unchecked Sendable {
 
 struct ServerDidNotStart: Error {}
 
-/// Lines a server logged, kept for assertions.
-///
-/// `@unchecked Sendable`: `lines` is only touched under `lock`, an `NSLock`
-/// that ThreadSanitizer sees (these tests also run under it).
-final class LogLines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-    func append(_ line: String) { lock.withLock { lines.append(line) } }
-    var all: [String] { lock.withLock { lines } }
+/// Lines a server logged, kept for assertions. The lock is a pthread
+/// mutex, which ThreadSanitizer sees (these tests also run under it).
+final class LogLines: Sendable {
+    private let lines = Locked<[String]>([])
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
 }

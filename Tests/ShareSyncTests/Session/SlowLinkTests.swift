@@ -5,6 +5,7 @@ import ShareSync
 import TestSupport
 import Testing
 import TestTraits
+import SharePrimitives
 
 /// A link slower than one batch per timeout: a session lives as long as
 /// bytes move, however long a whole batch takes (docs/SYNC.md "Server").
@@ -44,11 +45,8 @@ import TestTraits
 }
 
 /// The client thread's result, read by the test's thread.
-///
-/// `@unchecked Sendable`: `result` is only touched under `lock`.
-private final class Outcome: @unchecked Sendable {
-    private let lock = NSLock()
-    private var result: Result<SyncSummary, any Error>?
-    func set(_ value: Result<SyncSummary, any Error>) { lock.withLock { result = value } }
-    var value: Result<SyncSummary, any Error>? { lock.withLock { result } }
+private final class Outcome: Sendable {
+    private let result = Locked<Result<SyncSummary, any Error>?>(nil)
+    func set(_ value: Result<SyncSummary, any Error>) { result.withLock { $0 = value } }
+    var value: Result<SyncSummary, any Error>? { result.withLock { $0 } }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import ShareLog
 import TestSupport
+import SharePrimitives
 
 /// Writers on several replicas at once, one thread each: the shares they
 /// made, by record name, once all are done.
@@ -28,15 +29,13 @@ enum ConcurrentWriters {
         return try results.merged()
     }
 
-    /// `@unchecked Sendable`: `outcomes` is only touched under `lock`.
-    private final class Results: @unchecked Sendable {
-        private let lock = NSLock()
-        private var outcomes: [Result<[RecordName: [UInt8]], any Error>] = []
+    private final class Results: Sendable {
+        private let outcomes = Locked<[Result<[RecordName: [UInt8]], any Error>]>([])
 
-        func add(_ outcome: Result<[RecordName: [UInt8]], any Error>) { lock.withLock { outcomes.append(outcome) } }
+        func add(_ outcome: Result<[RecordName: [UInt8]], any Error>) { outcomes.withLock { $0.append(outcome) } }
 
         func merged() throws -> [RecordName: [UInt8]] {
-            try lock.withLock { try outcomes.reduce(into: [:]) { $0.merge(try $1.get()) { first, _ in first } } }
+            try outcomes.withLock { try $0.reduce(into: [:]) { $0.merge(try $1.get()) { first, _ in first } } }
         }
     }
 }
