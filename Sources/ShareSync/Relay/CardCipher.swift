@@ -1,4 +1,5 @@
 internal import COpenSSL
+import SharePrimitives
 
 /// AES-256-GCM through OpenSSL's `EVP_aes_256_gcm`: the cipher that seals a
 /// relayed event under an hour's card key (`RelayEnvelope`).
@@ -16,11 +17,12 @@ enum CardCipher {
 
     /// The ciphertext of `plaintext` (same length) followed by the 16-byte
     /// tag that authenticates it together with `aad`.
-    static func seal(_ plaintext: [UInt8], key: [UInt8], nonce: [UInt8], aad: [UInt8]) -> [UInt8] {
+    static func seal(_ plaintext: [UInt8], key: SecretBytes, nonce: [UInt8], aad: [UInt8]) -> [UInt8] {
         precondition(key.count == keyCount && nonce.count == nonceCount, "AES-256-GCM takes a 32-byte key and a 12-byte nonce")
         let context = newContext()
         defer { EVP_CIPHER_CTX_free(context) }
-        guard EVP_EncryptInit_ex(context, EVP_aes_256_gcm(), nil, key, nonce) == 1 else { fail("EVP_EncryptInit_ex") }
+        let initialized = key.withUnsafeBytes { EVP_EncryptInit_ex(context, EVP_aes_256_gcm(), nil, $0.baseAddress?.assumingMemoryBound(to: UInt8.self), nonce) }
+        guard initialized == 1 else { fail("EVP_EncryptInit_ex") }
         var length: Int32 = 0
         if !aad.isEmpty {
             guard EVP_EncryptUpdate(context, nil, &length, aad, int32(aad.count)) == 1 else { fail("EVP_EncryptUpdate(AAD)") }
@@ -49,14 +51,15 @@ enum CardCipher {
     /// The plaintext of `sealed` (ciphertext then 16-byte tag), or nil when
     /// the tag does not verify: a wrong key, nonce or `aad`, or any changed
     /// byte. Nothing of the plaintext is returned unless the tag verifies.
-    static func open(_ sealed: ArraySlice<UInt8>, key: [UInt8], nonce: [UInt8], aad: [UInt8]) -> [UInt8]? {
+    static func open(_ sealed: ArraySlice<UInt8>, key: SecretBytes, nonce: [UInt8], aad: [UInt8]) -> [UInt8]? {
         precondition(key.count == keyCount && nonce.count == nonceCount, "AES-256-GCM takes a 32-byte key and a 12-byte nonce")
         guard sealed.count >= tagCount else { return nil }
         let ciphertext = Array(sealed.dropLast(tagCount))
         var tag = Array(sealed.suffix(tagCount))
         let context = newContext()
         defer { EVP_CIPHER_CTX_free(context) }
-        guard EVP_DecryptInit_ex(context, EVP_aes_256_gcm(), nil, key, nonce) == 1 else { fail("EVP_DecryptInit_ex") }
+        let initialized = key.withUnsafeBytes { EVP_DecryptInit_ex(context, EVP_aes_256_gcm(), nil, $0.baseAddress?.assumingMemoryBound(to: UInt8.self), nonce) }
+        guard initialized == 1 else { fail("EVP_DecryptInit_ex") }
         var length: Int32 = 0
         if !aad.isEmpty {
             guard EVP_DecryptUpdate(context, nil, &length, aad, int32(aad.count)) == 1 else { fail("EVP_DecryptUpdate(AAD)") }

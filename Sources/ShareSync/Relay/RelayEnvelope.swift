@@ -1,3 +1,5 @@
+import SharePrimitives
+
 /// The body of one JetStream message of the relay: one event, encoded by
 /// `EventCodec.encode(_:)`, either plain or as a creation whose card is
 /// sealed under its hour's card key (`StreamKey.cardKey(forHour:)`).
@@ -53,14 +55,14 @@ public enum RelayEnvelope {
     /// the card) in the clear, `card` under `cardKey`, the card key of
     /// `hour`, and a fresh random nonce. Costs one AES-GCM pass over the
     /// card.
-    public static func sealed(redactedEvent: [UInt8], card: [UInt8], hour: Int64, cardKey: [UInt8]) -> [UInt8] {
+    package static func sealed(redactedEvent: [UInt8], card: [UInt8], hour: Int64, cardKey: SecretBytes) -> [UInt8] {
         sealed(redactedEvent: redactedEvent, card: card, hour: hour, cardKey: cardKey,
                nonce: OpenSSLCrypto.randomBytes(CardCipher.nonceCount))
     }
 
     /// `sealed(redactedEvent:card:hour:cardKey:)` with a given nonce: the
     /// seam for tests. A nonce must never repeat under one hour's key.
-    static func sealed(redactedEvent: [UInt8], card: [UInt8], hour: Int64, cardKey: [UInt8], nonce: [UInt8]) -> [UInt8] {
+    static func sealed(redactedEvent: [UInt8], card: [UInt8], hour: Int64, cardKey: SecretBytes, nonce: [UInt8]) -> [UInt8] {
         var header: [UInt8] = [version, Form.sealed]
         header.reserveCapacity(sealedHeaderCount + redactedEvent.count)
         withUnsafeBytes(of: hour.bigEndian) { header.append(contentsOf: $0) }
@@ -79,7 +81,7 @@ public enum RelayEnvelope {
     ///   redacted event's length, `.unknownVersion`, `.unknownForm`, and
     ///   `.authenticationFailed` for a tag that does not verify (another
     ///   stream's key, or a changed byte).
-    public static func open(_ body: [UInt8], cardKey: (Int64) -> [UInt8]?) throws(RelayEnvelopeError) -> Opened {
+    package static func open(_ body: [UInt8], cardKey: (Int64) -> SecretBytes?) throws(RelayEnvelopeError) -> Opened {
         guard body.count >= 2 else { throw .truncated(count: body.count, needed: 2) }
         guard body[0] == version else { throw .unknownVersion(body[0]) }
         switch body[1] {

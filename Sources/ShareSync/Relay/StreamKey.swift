@@ -1,3 +1,5 @@
+import SharePrimitives
+
 /// The hourly key ratchet that every replica relaying through one JetStream
 /// stream shares: the state for `hour` (hours since the Unix epoch, UTC),
 /// from which the card key of that hour and of every later hour follows.
@@ -21,7 +23,9 @@
 /// derives the key of an hour with a separate HMAC label.
 ///
 /// The chain key never appears in `description`, nor in `dump` or a
-/// debugger's view (`customMirror` shows the hour only).
+/// debugger's view (`customMirror` shows the hour only), and it never
+/// leaves `SecretBytes`: each step and each card key is computed in place,
+/// and a state's memory is zeroed once the last copy of it goes.
 public struct StreamKey: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
     /// The length of a chain key in bytes.
     public static let byteCount = 32
@@ -37,12 +41,17 @@ public struct StreamKey: Sendable, Equatable, CustomStringConvertible, CustomRef
     /// The hour of this state: hours since the Unix epoch, UTC.
     public let hour: Int64
     /// The chain key of `hour`: 32 bytes.
-    public let chainKey: [UInt8]
+    let chainKey: SecretBytes
 
-    init(hour: Int64, chainKey: [UInt8]) {
+    init(hour: Int64, chainKey: SecretBytes) {
         precondition(chainKey.count == Self.byteCount, "a stream chain key has \(Self.byteCount) bytes")
         self.hour = hour
         self.chainKey = chainKey
+    }
+
+    /// The same hour and the same chain key, compared in constant time.
+    public static func == (a: StreamKey, b: StreamKey) -> Bool {
+        a.hour == b.hour && OpenSSLCrypto.constantTimeEqual(a.chainKey, b.chainKey)
     }
 
     public var description: String { "StreamKey(hour \(hour), chain key not shown)" }
@@ -60,7 +69,7 @@ public struct StreamKey: Sendable, Equatable, CustomStringConvertible, CustomRef
     /// OpenSSL's random generator (`RAND_bytes`). One replica generates it;
     /// the others import its `encoded()` form.
     public static func generate(hour: Int64) -> StreamKey {
-        StreamKey(hour: hour, chainKey: OpenSSLCrypto.randomBytes(byteCount))
+        StreamKey(hour: hour, chainKey: OpenSSLCrypto.randomSecret(byteCount))
     }
 
     /// The state for `hour`, `hour - self.hour` ratchet steps on (none when
@@ -78,7 +87,8 @@ public struct StreamKey: Sendable, Equatable, CustomStringConvertible, CustomRef
     }
 
     /// The 32-byte AES-256 key of hour `h`: HMAC-SHA256 of "sharelog relay
-    /// card key" under the chain key advanced to `h`. Nil when `h < hour`
+    /// card key" under the chain key advanced to `h`, as a secret of its
+    /// own. Nil when `h < hour`
     /// (this state has erased it) or `h > hour + windowHours` (beyond any
     /// share's life: a body claiming such an hour is not to be trusted).
     ///
@@ -86,7 +96,7 @@ public struct StreamKey: Sendable, Equatable, CustomStringConvertible, CustomRef
     /// one HMAC-SHA256 each, plus the derivation's one. Callers that seal or
     /// open many bodies of one hour may cache its key, and must drop the
     /// cached key when the hour is over.
-    public func cardKey(forHour h: Int64) -> [UInt8]? {
+    package func cardKey(forHour h: Int64) -> SecretBytes? {
         guard h >= hour, h - hour <= Self.windowHours else { return nil }
         return OpenSSLCrypto.hmacSHA256(key: advanced(to: h).chainKey, parts: [Self.cardKeyLabel])
     }

@@ -25,7 +25,7 @@ public final class StreamKeyring: Sendable {
     /// The key and the card keys derived from it so far, by hour.
     private struct State {
         var key: StreamKey
-        var cache: [Int64: [UInt8]] = [:]
+        var cache: [Int64: SecretBytes] = [:]
     }
 
     public let path: String
@@ -78,7 +78,7 @@ public final class StreamKeyring: Sendable {
 
     /// The card key of `hour` (cached), or nil when it is erased (before
     /// the key's hour) or beyond the window of any TTL.
-    public func cardKey(forHour hour: Int64) -> [UInt8]? {
+    package func cardKey(forHour hour: Int64) -> SecretBytes? {
         state.withLock { state in
             if let cached = state.cache[hour] { return cached }
             guard let derived = state.key.cardKey(forHour: hour) else { return nil }
@@ -95,23 +95,28 @@ public final class StreamKeyring: Sendable {
         guard fstat(descriptor, &status) == 0 else { throw .unreadable(path: path, errno: errno) }
         guard status.st_mode & 0o077 == 0 else { throw .exposed(path: path, mode: UInt32(status.st_mode)) }
         var text = [UInt8](repeating: 0, count: 256)
+        defer { SecretBytes.erase(&text) }
         let count = text.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
         guard count >= 0 else { throw .unreadable(path: path, errno: errno) }
         do {
-            return try StreamKey(encoded: Array(text[..<count]))
+            var read = Array(text[..<count])
+            defer { SecretBytes.erase(&read) }
+            return try StreamKey(encoded: read)
         } catch {
             throw .malformed(path: path, error)
         }
     }
 
-    /// Writes all of `text` at offset 0 and syncs it.
-    private static func write(_ text: [UInt8], to descriptor: Int32, path: String) throws(StreamKeyringError) {
-        var offset = 0
-        while offset < text.count {
-            let written = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress! + offset, $0.count - offset, off_t(offset)) }
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else { throw failedWrite(path, written < 0 ? errno : EIO) }
-            offset += written
+    /// Writes all of `text` at offset 0, from where it is, and syncs it.
+    private static func write(_ text: SecretBytes, to descriptor: Int32, path: String) throws(StreamKeyringError) {
+        try text.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws(StreamKeyringError) in
+            var offset = 0
+            while offset < bytes.count {
+                let written = pwrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset, off_t(offset))
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else { throw failedWrite(path, written < 0 ? errno : EIO) }
+                offset += written
+            }
         }
         guard fsync(descriptor) == 0 else { throw failedWrite(path, errno) }
     }

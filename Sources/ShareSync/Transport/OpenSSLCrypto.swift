@@ -1,4 +1,5 @@
 internal import COpenSSL
+import SharePrimitives
 
 /// The cryptographic primitives sync uses, all computed by OpenSSL's
 /// libcrypto: random bytes, HMAC-SHA256, HKDF-SHA256 and constant-time
@@ -17,6 +18,15 @@ enum OpenSSLCrypto {
         return bytes
     }
 
+    /// `count` bytes from `RAND_bytes`, written straight into a secret.
+    static func randomSecret(_ count: Int) -> SecretBytes {
+        SecretBytes(count: count) { buffer in
+            guard RAND_bytes(buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(count)) == 1 else {
+                fatalError("OpenSSL's RAND_bytes failed: \(OpenSSLErrorQueue.drain().joined(separator: "; "))")
+            }
+        }
+    }
+
     /// HMAC-SHA256 of the concatenation of `parts` under `key`, any length,
     /// through `EVP_MAC_fetch("HMAC")` with the digest parameter "SHA256".
     static func hmacSHA256(key: [UInt8], parts: [[UInt8]]) -> [UInt8] {
@@ -26,6 +36,20 @@ enum OpenSSLCrypto {
     /// `hmacSHA256(key:parts:)` with the key read in place (a
     /// `SecretBytes`'s), so that no copy of it is left behind.
     static func hmacSHA256(key: UnsafeRawBufferPointer, parts: [[UInt8]]) -> [UInt8] {
+        var mac = [UInt8](repeating: 0, count: 32)
+        mac.withUnsafeMutableBytes { hmacSHA256(key: key, parts: parts, into: $0) }
+        return mac
+    }
+
+    /// HMAC-SHA256 under a secret key when the result is itself a secret (a
+    /// ratchet's next state, a derived key): neither leaves `SecretBytes`.
+    static func hmacSHA256(key: SecretBytes, parts: [[UInt8]]) -> SecretBytes {
+        SecretBytes(count: 32) { output in key.withUnsafeBytes { hmacSHA256(key: $0, parts: parts, into: output) } }
+    }
+
+    /// HMAC-SHA256 of `parts` under `key`, written into `output` (32 bytes).
+    private static func hmacSHA256(key: UnsafeRawBufferPointer, parts: [[UInt8]], into output: UnsafeMutableRawBufferPointer) {
+        precondition(output.count == 32, "HMAC-SHA256 writes 32 bytes")
         guard let algorithm = EVP_MAC_fetch(nil, "HMAC", nil) else { fail("EVP_MAC_fetch(HMAC)") }
         defer { EVP_MAC_free(algorithm) }
         guard let context = EVP_MAC_CTX_new(algorithm) else { fail("EVP_MAC_CTX_new") }
@@ -46,12 +70,9 @@ enum OpenSSLCrypto {
                 fail("EVP_MAC_update")
             }
         }
-        var mac = [UInt8](repeating: 0, count: 32)
         var length = 0
-        guard mac.withUnsafeMutableBufferPointer({ EVP_MAC_final(context, $0.baseAddress, &length, $0.count) }) == 1,
-            length == 32
+        guard EVP_MAC_final(context, output.baseAddress?.assumingMemoryBound(to: UInt8.self), &length, output.count) == 1, length == 32
         else { fail("EVP_MAC_final") }
-        return mac
     }
 
     /// HKDF-SHA256 (RFC 5869) of `key` with `info` and no salt, written
@@ -87,10 +108,17 @@ enum OpenSSLCrypto {
 
     /// `CRYPTO_memcmp` of two byte strings; different lengths are unequal.
     static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        a.withUnsafeBytes { left in b.withUnsafeBytes { right in constantTimeEqual(left, right) } }
+    }
+
+    /// `constantTimeEqual` of two secrets, read in place.
+    static func constantTimeEqual(_ a: SecretBytes, _ b: SecretBytes) -> Bool {
+        a.withUnsafeBytes { left in b.withUnsafeBytes { right in constantTimeEqual(left, right) } }
+    }
+
+    private static func constantTimeEqual(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
         guard a.count == b.count else { return false }
-        return a.withUnsafeBytes { left in
-            b.withUnsafeBytes { right in CRYPTO_memcmp(left.baseAddress, right.baseAddress, left.count) == 0 }
-        }
+        return CRYPTO_memcmp(a.baseAddress, b.baseAddress, a.count) == 0
     }
 
     private static func fail(_ operation: String) -> Never {

@@ -35,9 +35,7 @@ public struct SyncKey: Sendable, CustomStringConvertible, CustomReflectable {
 
     /// A new key from OpenSSL's random generator (`RAND_bytes`).
     public static func generate() -> SyncKey {
-        var bytes = OpenSSLCrypto.randomBytes(byteCount)
-        defer { SecretBytes.erase(&bytes) }
-        return SyncKey(bytes: bytes)
+        SyncKey(secret: OpenSSLCrypto.randomSecret(byteCount))
     }
 
     /// 32 bytes from OpenSSL's random generator (`RAND_bytes`): a fresh

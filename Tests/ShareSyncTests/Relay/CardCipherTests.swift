@@ -1,3 +1,4 @@
+import SharePrimitives
 import Testing
 @testable import ShareSync
 
@@ -42,29 +43,29 @@ import Testing
     ]
 
     @Test(arguments: vectors) func sealingGivesThePublishedCiphertextAndTag(_ vector: Vector) {
-        let sealed = CardCipher.seal(hex(vector.plaintext), key: hex(vector.key), nonce: hex(vector.nonce), aad: hex(vector.aad))
+        let sealed = CardCipher.seal(hex(vector.plaintext), key: SecretBytes(hex(vector.key)), nonce: hex(vector.nonce), aad: hex(vector.aad))
         #expect(sealed == hex(vector.ciphertext) + hex(vector.tag))
     }
 
     @Test(arguments: vectors) func openingThePublishedCiphertextGivesThePlaintext(_ vector: Vector) {
         let sealed = hex(vector.ciphertext) + hex(vector.tag)
-        let opened = CardCipher.open(sealed[...], key: hex(vector.key), nonce: hex(vector.nonce), aad: hex(vector.aad))
+        let opened = CardCipher.open(sealed[...], key: SecretBytes(hex(vector.key)), nonce: hex(vector.nonce), aad: hex(vector.aad))
         #expect(opened == hex(vector.plaintext))
     }
 
     @Test(arguments: vectors) func aChangedTagOrAADIsRefused(_ vector: Vector) {
         var sealed = hex(vector.ciphertext) + hex(vector.tag)
         sealed[sealed.count - 1] ^= 0x01
-        #expect(CardCipher.open(sealed[...], key: hex(vector.key), nonce: hex(vector.nonce), aad: hex(vector.aad)) == nil)
+        #expect(CardCipher.open(sealed[...], key: SecretBytes(hex(vector.key)), nonce: hex(vector.nonce), aad: hex(vector.aad)) == nil)
         let intact = hex(vector.ciphertext) + hex(vector.tag)
-        #expect(CardCipher.open(intact[...], key: hex(vector.key), nonce: hex(vector.nonce), aad: hex(vector.aad) + [0]) == nil)
+        #expect(CardCipher.open(intact[...], key: SecretBytes(hex(vector.key)), nonce: hex(vector.nonce), aad: hex(vector.aad) + [0]) == nil)
     }
 
     @Test func aBodyShorterThanATagIsRefused() {
         for count in 0..<CardCipher.tagCount {
             let short = [UInt8](repeating: 0, count: count)
             let zeros = [UInt8](repeating: 0, count: 32)
-            #expect(CardCipher.open(short[...], key: zeros, nonce: Array(zeros.prefix(12)), aad: []) == nil)
+            #expect(CardCipher.open(short[...], key: SecretBytes(zeros), nonce: Array(zeros.prefix(12)), aad: []) == nil)
         }
     }
 }

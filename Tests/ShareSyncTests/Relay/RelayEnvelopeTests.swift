@@ -1,3 +1,4 @@
+import SharePrimitives
 import Testing
 @testable import ShareSync
 
@@ -14,7 +15,7 @@ import Testing
 ///     body = aad || AESGCM(key).encrypt(nonce, card, aad)
 @Suite struct RelayEnvelopeTests {
     static let sealedHour: Int64 = 480_005
-    static let cardKey = hex("eb263b435d2c71bc3b0c2065b36498d7bbd0875901a97d40e01c8d4db02a2eb9")
+    static let cardKey = SecretBytes(hex("eb263b435d2c71bc3b0c2065b36498d7bbd0875901a97d40e01c8d4db02a2eb9"))
     static let redacted = Array("redacted creation".utf8)
     static let card = Array("BEGIN:VCARD\r\nFN:Ada Lovelace\r\nEND:VCARD\r\n".utf8)
     static let nonce: [UInt8] = Array(0xA0...0xAB)
@@ -25,8 +26,8 @@ import Testing
         08d73e1c4c135b21e74ef8736a66930e
         """)
     /// Holds the key of every hour: a damaged hour then fails authentication.
-    static let anyHour: @Sendable (Int64) -> [UInt8]? = { _ in cardKey }
-    static let noKey: @Sendable (Int64) -> [UInt8]? = { _ in nil }
+    static let anyHour: @Sendable (Int64) -> SecretBytes? = { _ in cardKey }
+    static let noKey: @Sendable (Int64) -> SecretBytes? = { _ in nil }
 
     static func sealedBody() -> [UInt8] {
         RelayEnvelope.sealed(redactedEvent: redacted, card: card, hour: sealedHour, cardKey: cardKey, nonce: nonce)

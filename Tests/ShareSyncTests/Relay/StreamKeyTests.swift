@@ -1,3 +1,4 @@
+import SharePrimitives
 import Testing
 @testable import ShareSync
 
@@ -12,26 +13,26 @@ import Testing
 @Suite struct StreamKeyTests {
     static let hour: Int64 = 480_000
     static let chainHex = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
-    static let base = StreamKey(hour: hour, chainKey: Array(0..<32))
+    static let base = StreamKey(hour: hour, chainKey: SecretBytes(Array(0..<32)))
 
     @Test func eachRatchetStepIsTheHMACOfTheStepLabel() {
         #expect(Self.base.advanced(to: Self.hour) == Self.base)
-        #expect(Self.base.advanced(to: Self.hour + 1).chainKey == hex("cc77632d74e8cd1885fa88b5ff2a72ab4b3aa8d8083875db73d89f55bf9992ab"))
+        #expect(Self.base.advanced(to: Self.hour + 1).chainKey.bytes == hex("cc77632d74e8cd1885fa88b5ff2a72ab4b3aa8d8083875db73d89f55bf9992ab"))
         let three = Self.base.advanced(to: Self.hour + 3)
         #expect(three.hour == Self.hour + 3)
-        #expect(three.chainKey == hex("c001df1745a8cd181dff3db42f36354cd9f9f03449892c563cedde0a64ab0d25"))
+        #expect(three.chainKey.bytes == hex("c001df1745a8cd181dff3db42f36354cd9f9f03449892c563cedde0a64ab0d25"))
         #expect(Self.base.advanced(to: Self.hour + 1).advanced(to: Self.hour + 3) == three)
     }
 
     @Test func cardKeysAreDerivedFromTheChainKeyOfTheirHour() {
-        #expect(Self.base.cardKey(forHour: Self.hour) == hex("b6e2ebccfcec4746a6c78b8254fac49da3d73c52930c788568dcb2fd5134ed0b"))
+        #expect(Self.base.cardKey(forHour: Self.hour)?.bytes == hex("b6e2ebccfcec4746a6c78b8254fac49da3d73c52930c788568dcb2fd5134ed0b"))
         let two = hex("55b7f71c61ea3e36ebf9983a49d3050ee84dea76708bf4e4c08f8a0dfc52a993")
-        #expect(Self.base.cardKey(forHour: Self.hour + 2) == two)
+        #expect(Self.base.cardKey(forHour: Self.hour + 2)?.bytes == two)
         // A replica that advanced computes the same key for a later hour.
-        #expect(Self.base.advanced(to: Self.hour + 1).cardKey(forHour: Self.hour + 2) == two)
-        #expect(Self.base.advanced(to: Self.hour + 2).cardKey(forHour: Self.hour + 2) == two)
+        #expect(Self.base.advanced(to: Self.hour + 1).cardKey(forHour: Self.hour + 2)?.bytes == two)
+        #expect(Self.base.advanced(to: Self.hour + 2).cardKey(forHour: Self.hour + 2)?.bytes == two)
         #expect(
-            Self.base.cardKey(forHour: Self.hour + 768) == hex("86934bda374dc190bf3671f0c2d7cd55fc13d0c1724f48e1c7fec7d37ab4b839"))
+            Self.base.cardKey(forHour: Self.hour + 768)?.bytes == hex("86934bda374dc190bf3671f0c2d7cd55fc13d0c1724f48e1c7fec7d37ab4b839"))
     }
 
     @Test func anAdvancedKeyHasNoCardKeyForPastHoursNorBeyondThirtyTwoDays() {
@@ -60,17 +61,20 @@ import Testing
         let second = StreamKey.generate(hour: 12)
         #expect(first.hour == 12)
         #expect(first.chainKey.count == 32)
-        #expect(first.chainKey != second.chainKey)
+        #expect(first.chainKey.bytes != second.chainKey.bytes)
+        // Equality compares the chain keys too, not the hours alone.
+        #expect(first != second)
+        #expect(StreamKey(hour: 12, chainKey: first.chainKey) == first)
     }
 
     @Test func theFileFormIsOneLineThatReadsBackAsTheSameKey() throws {
         let text = "sharelog-stream-key v1 480000 \(Self.chainHex)\n"
-        #expect(Self.base.encoded() == Array(text.utf8))
+        #expect(Self.base.encoded().bytes == Array(text.utf8))
         #expect(try StreamKey(encoded: Array(text.utf8)) == Self.base)
         let generated = StreamKey.generate(hour: 0).advanced(to: 3)
-        #expect(try StreamKey(encoded: generated.encoded()) == generated)
-        let zero = StreamKey(hour: 0, chainKey: Array(0..<32))
-        #expect(String(decoding: zero.encoded(), as: UTF8.self) == "sharelog-stream-key v1 0 \(Self.chainHex)\n")
+        #expect(try StreamKey(encoded: generated.encoded().bytes) == generated)
+        let zero = StreamKey(hour: 0, chainKey: SecretBytes(Array(0..<32)))
+        #expect(String(decoding: zero.encoded().bytes, as: UTF8.self) == "sharelog-stream-key v1 0 \(Self.chainHex)\n")
     }
 
     static let malformed: [(String, StreamKeyError)] = [
