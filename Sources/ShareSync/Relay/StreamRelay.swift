@@ -62,12 +62,14 @@ public final class StreamRelay: Sendable {
     /// moment (caught up, a retry, a snapshot).
     ///
     /// - Throws: `RelayFailure`, the only error: `.stream` while setting up
-    ///   the stream (JetStream errors after that are retried, never thrown),
+    ///   the stream (a JetStream that does not answer in time is waited out
+    ///   for `setupPatience` first; errors after the setup are retried,
+    ///   never thrown),
     ///   `.store` from the store, `.sync` from a snapshot pull or when the
     ///   store's commits cannot be watched, `.key` when the stream key file
     ///   cannot be advanced, and the relay's own refusals.
     public func run(context: SessionContext, log: @escaping @Sendable (String) -> Void = { _ in }) throws(RelayFailure) {
-        let info = try ensureStream()
+        let info = try ensureStreamPatiently(context: context, log: log)
         let identity = RelayStreamIdentity(stream: info)
         let codec = RelayCodec(prefix: options.stream.subjectPrefix, keyring: keyring)
         let consumer = try RelayConsumer(
@@ -148,6 +150,27 @@ public final class StreamRelay: Sendable {
             // announced after the drain is seen by that look or wakes the
             // next wait.
             wake.drain()
+        }
+    }
+
+    /// How long the setup waits out a JetStream that does not answer in
+    /// time: a cluster still electing its leader after a restart, or one
+    /// too loaded to answer within the request timeout.
+    static let setupPatience = Duration.seconds(30)
+
+    /// `ensureStream`, tried again a second apart while JetStream does not
+    /// answer in time, until `setupPatience` has passed; any other refusal
+    /// is thrown at once.
+    private func ensureStreamPatiently(context: SessionContext, log: @escaping @Sendable (String) -> Void) throws(RelayFailure) -> StreamInfo {
+        let giveUp = ContinuousClock.now + Self.setupPatience
+        while true {
+            do {
+                return try ensureStream()
+            } catch {
+                guard case .stream(let cause) = error, cause.timedOut, ContinuousClock.now < giveUp, !context.isStopping else { throw error }
+                log("JetStream did not answer in time while the relay set up stream \(options.stream.name) (\(cause)); trying again")
+                context.sleep(for: .seconds(1))
+            }
         }
     }
 
