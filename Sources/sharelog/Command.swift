@@ -20,7 +20,7 @@ protocol Command: Sendable {
 /// Every command, in the order help lists them (docs/CLI.md's order).
 let commands: [any Command.Type] = [
     InitCommand.self, ShareCreateCommand.self, ShareGetCommand.self, ShareRevokeCommand.self,
-    SweepCommand.self, CompactCommand.self, VerifyCommand.self, StatsCommand.self, LogCommand.self, UpgradeCommand.self, TrimCommand.self, RenewIdentityCommand.self,
+    SweepCommand.self, CompactCommand.self, VerifyCommand.self, StatsCommand.self, LogCommand.self, UpgradeCommand.self, TrimCommand.self, MaintainCommand.self, RenewIdentityCommand.self,
     KeygenCommand.self, ServeCommand.self, SyncCommand.self, HTTPCommand.self, PeersCommand.self, RelayCommand.self, RelayKeyCommand.self,
     ClipOpenCommand.self, ClipLastCommand.self, HandoffCommand.self, DemoCommand.self,
 ]

@@ -8,7 +8,7 @@ import ShareSync
 struct Context {
     /// `--store`, then `SHARELOG_STORE`, then `./sharelog-data`.
     let storePath: String
-    /// `--now` (ISO 8601), or the system clock.
+    /// `--now` (ISO 8601), `--now-file` (a test hook), or the system clock.
     let clock: any WallClock
     /// `--domain`, then `SHARELOG_DOMAIN`, then `cards.example.com`.
     let domain: AppClipDomain
@@ -18,13 +18,20 @@ struct Context {
     /// Reads the options every command accepts.
     init(_ arguments: inout Arguments, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         storePath = try arguments.option("store") ?? environment["SHARELOG_STORE"] ?? "./sharelog-data"
-        if let now = try arguments.option("now") {
+        let now = try arguments.option("now")
+        let nowFile = try arguments.option("now-file")
+        switch (now, nowFile) {
+        case (let now?, nil):
             guard let time = Timestamp(iso8601: now) else {
                 throw CLIError.invalidInput("--now '\(now)' is not an ISO 8601 time such as 2026-12-07T09:30:00Z")
             }
             clock = FixedClock(time)
-        } else {
+        case (nil, let path?):
+            clock = try FileClock(path: path)
+        case (nil, nil):
             clock = SystemClock()
+        case (.some, .some):
+            throw CLIError.usage("give --now or --now-file, not both")
         }
         let domainName = try arguments.option("domain") ?? environment["SHARELOG_DOMAIN"] ?? AppClipDomain.standard.name
         do { domain = try AppClipDomain(domainName) } catch { throw CLIError.invalidInput("--domain: \(error)") }

@@ -48,6 +48,7 @@ struct OptionSpec: Sendable, Hashable {
     static let common: [OptionSpec] = [
         .value("store", "PATH", "the store directory (default: $SHARELOG_STORE, else ./sharelog-data)"),
         .value("now", "ISO8601", "act as if it were this time (e.g. 2026-12-07T09:30:00Z)"),
+        .value("now-file", "FILE", "act as if it were the time FILE holds, read whenever the time is needed (a test hook)", hidden: true),
         .value("domain", "D", "the App Clip link domain (default: $SHARELOG_DOMAIN, else cards.example.com)"),
         .flag("json", "print JSON (one object per line where output is a stream); errors too, on standard error"),
         .flag("help", "print help: sharelog's, or a command's"),

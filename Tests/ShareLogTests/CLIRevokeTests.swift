@@ -161,19 +161,11 @@ import TestTraits
         for index in 2..<12 {
             #expect(try cli.run("share", "create", "-", "--ttl", index.isMultiple(of: 2) ? "1h" : "7d", input: Data(SampleCard.make(index: index))).status == 0)
         }
-        #expect(try Self.filesHolding(marker, in: cli.store) == ["data.mdb"])
+        #expect(try StoreFiles.holding(marker, in: cli.store) == ["data.mdb"])
         #expect(try cli.run("share", "revoke", id, "--now", "2026-12-01T10:10:00Z").status == 0)
         #expect(try cli.run("sweep", "--json", "--now", "2026-12-01T11:00:00Z").json["expired"] as? Int == 5)
         #expect(try cli.run("compact", "--json").json["redacted"] as? Int == 6)
-        #expect(try Self.filesHolding(marker, in: cli.store) == [])
+        #expect(try StoreFiles.holding(marker, in: cli.store) == [])
         #expect(try cli.run("verify").status == 0)
-    }
-
-    /// The names of the files in `directory` that contain `marker`.
-    static func filesHolding(_ marker: String, in directory: String) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: directory).sorted().filter { name in
-            let bytes = try Data(contentsOf: URL(fileURLWithPath: (directory as NSString).appendingPathComponent(name)))
-            return bytes.range(of: Data(marker.utf8)) != nil
-        }
     }
 }

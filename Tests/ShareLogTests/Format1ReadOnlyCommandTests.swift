@@ -123,7 +123,7 @@ import TestTraits
         #expect(try StoreFiles(of: cli.store) == before.withLockFile)
 
         #expect(try cli.run("sweep").status == 0)
-        #expect(try StoreFiles(of: cli.store).names == ["commit.signal", "data.mdb", "high-water", "lock.mdb"])
+        #expect(try StoreFiles(of: cli.store).names == ["commit.signal", "data.mdb", "high-water", "lock.mdb", "maintenance.lock"])
         let renewed = try cli.run("stats", "--json").json["replicaID"] as? String
         #expect(renewed != nil && renewed != Self.replica)
     }

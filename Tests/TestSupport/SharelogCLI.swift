@@ -16,8 +16,11 @@ public struct SharelogCLI: Sendable {
     }
 
     public let store: String
-    /// The `--now` of every run.
+    /// The `--now` of every run, unless `nowFile` is set.
     public let now: String
+    /// The `--now-file` of every run, instead of `--now`: a file whose
+    /// time a test changes while a process runs (`setTime`).
+    public let nowFile: String?
     /// How long `run` lets a process run when the call names no timeout.
     public let timeout: Duration
     /// A program and its arguments that run `sharelog` in turn, such as
@@ -27,13 +30,33 @@ public struct SharelogCLI: Sendable {
     public init(store: String, now: String, timeout: Duration = .seconds(60), launcher: [String] = []) {
         self.store = store
         self.now = now
+        nowFile = nil
         self.timeout = timeout
         self.launcher = launcher
     }
 
+    /// A CLI whose every run reads the time from `nowFile`, which holds
+    /// `now` to start with.
+    public init(store: String, now: String, nowFile: String, timeout: Duration = .seconds(60)) throws {
+        self.store = store
+        self.now = now
+        self.nowFile = nowFile
+        self.timeout = timeout
+        launcher = []
+        try setTime(now)
+    }
+
+    /// Makes `time` (ISO 8601) the time of every run that reads `nowFile`,
+    /// running ones included: a new file renamed over the old, so a reader
+    /// never sees half of it.
+    public func setTime(_ time: String) throws {
+        guard let nowFile else { preconditionFailure("a CLI with a fixed --now has no time to set") }
+        try Data((time + "\n").utf8).write(to: URL(fileURLWithPath: nowFile), options: .atomic)
+    }
+
     /// Every run's arguments: the store and the time, then `arguments`.
     private func commandLine(_ arguments: [String]) -> [String] {
-        ["--store", store, "--now", now] + arguments
+        ["--store", store] + (nowFile.map { ["--now-file", $0] } ?? ["--now", now]) + arguments
     }
 
     /// The program to start and its arguments: `sharelog`, through the launcher if any.

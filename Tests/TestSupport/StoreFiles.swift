@@ -33,4 +33,10 @@ public struct StoreFiles: Equatable, CustomStringConvertible {
     public var withLockFile: StoreFiles { StoreFiles(files: files.merging([Self.lockFile: Data()]) { old, _ in old }) }
 
     public var description: String { names.map { "\($0) (\(files[$0]?.count ?? 0) bytes)" }.joined(separator: ", ") }
+
+    /// The names of the files in `directory` that contain `marker`, sorted
+    /// (`lock.mdb` is not read, and holds no record).
+    public static func holding(_ marker: String, in directory: String) throws -> [String] {
+        try StoreFiles(of: directory).files.filter { $0.value.range(of: Data(marker.utf8)) != nil }.keys.sorted()
+    }
 }

@@ -3,16 +3,17 @@ import Glibc
 import LMDB
 
 /// The files an open for writing keeps beside `data.mdb`: the high-water
-/// file (`HighWaterFile`) and the commit signal (`CommitSignal`).
+/// file (`HighWaterFile`), the commit signal (`CommitSignal`) and the
+/// maintenance lock (`MaintenanceLock`).
 ///
 /// Making a file changes the directory's ctime, which the store's home
 /// records (docs/SYNC.md "Identity"), so only an open for writing makes
 /// them, all at once, and tells the open what the home was just before, so
 /// that it takes the change for its own and not for a copy's.
 enum StoreSidecars {
-    /// Whether both files are there (the signal at its full size).
+    /// Whether every file is there (the signal at its full size).
     static func allExist(in directory: String) -> Bool {
-        HighWaterFile.exists(in: directory) && CommitSignal.isWhole(in: directory)
+        HighWaterFile.exists(in: directory) && CommitSignal.isWhole(in: directory) && MaintenanceLock.exists(in: directory)
     }
 
     /// Makes whichever file is missing (or, for the signal, short), holding an exclusive `flock` of the
@@ -24,7 +25,7 @@ enum StoreSidecars {
     /// cannot undo a file (and the ctime the open then records) after the
     /// open acknowledged anything. Returns what `before` gives just before
     /// the first file is made (the home, whose ctime the making changes);
-    /// nil when both were there.
+    /// nil when all were there.
     static func createMissing(in directory: String, durable: Bool, mode: mode_t, before: () throws -> [UInt8]) throws -> [UInt8]? {
         let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw failure("opening \(directory)") }
@@ -33,8 +34,10 @@ enum StoreSidecars {
             guard errno == EINTR else { throw failure("locking \(directory)") }
         }
         let makeHighWater = !HighWaterFile.exists(in: directory), makeSignal = !CommitSignal.isWhole(in: directory)
-        guard makeHighWater || makeSignal else { return nil }
+        let makeLock = !MaintenanceLock.exists(in: directory)
+        guard makeHighWater || makeSignal || makeLock else { return nil }
         let home = try before()
+        if makeLock { try MaintenanceLock.create(in: directory, mode: mode) }
         if makeSignal { try CommitSignal.create(in: directory, mode: mode, durable: durable) }
         if makeHighWater { try HighWaterFile.create(in: directory, durable: durable) }
         if durable { try syncDirectory(directory) }

@@ -5,7 +5,7 @@ struct ServeCommand: Command {
     static let name = "serve"
     static let synopsis =
         "serve --listen unix:PATH|tcp:HOST:PORT | --stdio [--key-file F] [--max-connections 64] [--max-clip-sessions 16] [--clip-idle-timeout 10] "
-        + "[--max-handshakes 256] [--heartbeat 5] [--peer-timeout 20]"
+        + "[--max-handshakes 256] [--heartbeat 5] [--peer-timeout 20] [--maintenance on|off] [--maintenance-every 60]"
     static let summary = "Serve the store to sync clients until SIGINT or SIGTERM; one log line per session on stderr."
 
     static let options: [OptionSpec] = SyncOptions.options(endpoint: "listen") + [
@@ -14,7 +14,7 @@ struct ServeCommand: Command {
         .value("clip-idle-timeout", "10", "seconds a clip may ask for nothing before its session ends (1 to 3600)"),
         .value("max-handshakes", "256", "connections waiting to finish their handshake (1 to 100000)"),
         .value("handshake-timeout", "5", "seconds a new connection has to finish its handshake (1 to 3600)", hidden: true),
-    ]
+    ] + MaintenanceOptions.options
 
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         let sync = try SyncOptions(&arguments, endpointOption: "listen")
@@ -25,6 +25,7 @@ struct ServeCommand: Command {
         // Hidden (not in the synopsis): how long a connection may take to
         // finish its handshake, 5 s by default; the fault tests shorten it.
         let handshakeTimeout = try arguments.integer("handshake-timeout", in: 1...3600)
+        let maintenance = try MaintenanceOptions(&arguments)
         try arguments.finish()
         let store = try context.openStore(commitWatchFallback: sync.session.heartbeatInterval)
         defer { store.close() }
@@ -48,6 +49,11 @@ struct ServeCommand: Command {
             log.append(server.serveStdio(context: sessions))
             return ExitCode.success
         }
+        // A --stdio server lives for one session (ssh starts one per
+        // connection): the store's maintainer is the listening server, or
+        // 'sharelog maintain'.
+        let maintainer = maintenance.start(store) { log.append($0) }
+        defer { maintainer?.stop() }
         do { try server.serve(context: sessions) } catch { throw CLIError.failure("\(error)") }
         return ExitCode.success
     }

@@ -1,0 +1,31 @@
+/// What one maintenance pass did (`ShareStore.maintain`).
+public struct MaintenanceReport: Hashable, Sendable, CustomStringConvertible {
+    /// The store's time the pass ran at: shares due then were expired.
+    public var at: Timestamp
+    /// False when another process, or another pass of this one, was
+    /// maintaining the same store: this pass then did nothing at all.
+    public var ran: Bool
+    /// The sweep's work; zero when the pass was skipped.
+    public var sweep = SweepReport()
+    /// The compaction's work, when one ran: after a sweep that expired a
+    /// share, and whenever a revoked or expired card still waited for one.
+    public var compaction: CompactionReport?
+    /// The trim's work, when the pass trimmed.
+    public var trim: TrimReport?
+
+    public init(at: Timestamp, ran: Bool) {
+        self.at = at
+        self.ran = ran
+    }
+
+    /// One line for a log: what the pass did, or that it was skipped.
+    public var description: String {
+        guard ran else { return "maintenance at \(at.iso8601): skipped, another process is maintaining the store" }
+        var parts = ["expired \(sweep.expired) share\(sweep.expired == 1 ? "" : "s")"]
+        if let compaction {
+            parts.append("redacted \(compaction.redacted) card\(compaction.redacted == 1 ? "" : "s") and zeroed \(compaction.scrub?.freePagesZeroed ?? 0) free pages")
+        }
+        if let trim { parts.append("forgot \(trim.shares) ended share\(trim.shares == 1 ? "" : "s")") }
+        return "maintenance at \(at.iso8601): " + parts.joined(separator: "; ")
+    }
+}

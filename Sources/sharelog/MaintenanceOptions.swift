@@ -1,0 +1,46 @@
+import ShareLog
+
+/// The options of the long-running commands that maintain their store:
+/// `--maintenance on|off` (on by default) and `--maintenance-every S`.
+struct MaintenanceOptions {
+    /// Nil when maintenance is off.
+    let schedule: MaintenanceSchedule?
+
+    static let options: [OptionSpec] = [
+        .value("maintenance", "on|off", "on (the default): sweep, compact and trim the store on a schedule (docs/OPERATIONS.md); off: leave it to 'sharelog maintain'"),
+        .value("maintenance-every", "60", "seconds between maintenance passes (1 to 86400)"),
+    ]
+
+    init(_ arguments: inout Arguments) throws {
+        let every = try arguments.integer("maintenance-every", in: 1...86_400)
+        switch try arguments.option("maintenance") {
+        case nil, "on":
+            var schedule = MaintenanceSchedule()
+            if let every { schedule.sweepInterval = .seconds(every) }
+            self.schedule = schedule
+        case "off":
+            if every != nil { throw CLIError.usage("--maintenance-every schedules maintenance, which --maintenance off turns off") }
+            schedule = nil
+        case let other?:
+            throw CLIError.usage("--maintenance is on or off, not '\(other)'")
+        }
+    }
+
+    /// A started scheduler for `store` that logs each pass that did
+    /// something, and each failure, through `log`; nil when maintenance is
+    /// off. Stop it before closing the store.
+    func start(_ store: ShareStore, log: @escaping @Sendable (String) -> Void) -> MaintenanceScheduler? {
+        guard let schedule else { return nil }
+        let scheduler = MaintenanceScheduler(store: store, schedule: schedule) { outcome in
+            switch outcome {
+            case .success(let report) where report.ran && report.sweep.expired == 0 && report.compaction == nil && (report.trim?.shares ?? 0) == 0:
+                // A pass with nothing to do says nothing: once a minute.
+                break
+            case .success(let report): log("\(report)")
+            case .failure(let error): log("maintenance failed: \(error); trying again at the next pass")
+            }
+        }
+        scheduler.start()
+        return scheduler
+    }
+}
