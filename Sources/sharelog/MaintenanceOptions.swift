@@ -1,4 +1,5 @@
 import ShareLog
+import SharePrimitives
 
 /// The options of the long-running commands that maintain their store:
 /// `--maintenance on|off` (on by default) and `--maintenance-every S`.
@@ -26,18 +27,31 @@ struct MaintenanceOptions {
         }
     }
 
-    /// A started scheduler for `store` that logs each pass that did
-    /// something, and each failure, through `log`; nil when maintenance is
-    /// off. Stop it before closing the store.
+    /// A started scheduler for `store` that logs through `log` each pass
+    /// that did something, each failure, and each change of hands: the
+    /// first pass that found another process maintaining, and the pass
+    /// that took over from it (not every skipped pass: a gateway beside a
+    /// server on one store would say so once a minute). Nil when
+    /// maintenance is off. Stop it before closing the store.
     func start(_ store: ShareStore, log: @escaping @Sendable (String) -> Void) -> MaintenanceScheduler? {
         guard let schedule else { return nil }
+        let skipping = Locked(false)
         let scheduler = MaintenanceScheduler(store: store, schedule: schedule) { outcome in
             switch outcome {
-            case .success(let report) where report.ran && report.sweep.expired == 0 && report.compaction == nil && (report.trim?.shares ?? 0) == 0:
-                // A pass with nothing to do says nothing: once a minute.
-                break
-            case .success(let report): log("\(report)")
-            case .failure(let error): log("maintenance failed: \(error); trying again at the next pass")
+            case .success(let report):
+                let wasSkipping = skipping.withLock { wasSkipping in
+                    defer { wasSkipping = !report.ran }
+                    return wasSkipping
+                }
+                if !report.ran {
+                    if !wasSkipping { log("\(report); this process takes over if it stops") }
+                } else if wasSkipping {
+                    log("maintenance: the other process stopped maintaining the store; this one took over. \(report)")
+                } else if report.sweep.expired > 0 || report.compaction != nil || (report.trim?.shares ?? 0) > 0 {
+                    log("\(report)")
+                }
+            case .failure(let error):
+                log("maintenance failed: \(error); trying again at the next pass")
             }
         }
         scheduler.start()

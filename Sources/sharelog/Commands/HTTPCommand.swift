@@ -9,7 +9,7 @@ struct HTTPCommand: Command {
     static let synopsis = """
         http [--listen tcp:HOST:PORT|unix:PATH] [--cert F --key F] [--app-id TEAMID.BUNDLE.Clip ...] [--full-app-id TEAMID.BUNDLE ...] \
         [--app-store-id N] [--max-connections 1024] [--max-per-address 16] [--threads 2] [--trusted-proxy ADDRESS ...] \
-        [--header-timeout 10] [--request-limit 100,20ms] [--miss-limit 20,20s] [--no-rate-limit]
+        [--header-timeout 10] [--request-limit 100,20ms] [--miss-limit 20,20s] [--no-rate-limit] [--maintenance on|off] [--maintenance-every 60]
         """
     static let summary = "Serve the store's share links over HTTP(S) to App Clips, browsers and Apple's CDN until SIGINT or SIGTERM; one log line per request on stderr."
 
@@ -28,7 +28,7 @@ struct HTTPCommand: Command {
         .value("request-limit", "100,20ms", "requests per client address: a burst, then one per interval"),
         .value("miss-limit", "20,20s", "unknown ids per client address: a burst, then one per interval"),
         .flag("no-rate-limit", "turn both rate limits off (benchmarks, trusted networks)"),
-    ]
+    ] + MaintenanceOptions.options
 
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         let listen = try arguments.option("listen") ?? "tcp:127.0.0.1:8080"
@@ -68,6 +68,7 @@ struct HTTPCommand: Command {
         if let connections = try arguments.integer("max-per-address", in: 1...100_000) { server.maxConnectionsPerAddress = connections }
         if let threads = try arguments.integer("threads", in: 1...256) { server.threads = threads }
         if let seconds = try arguments.integer("header-timeout", in: 1...3600) { server.headerTimeout = .seconds(seconds) }
+        let maintenance = try MaintenanceOptions(&arguments)
         try arguments.finish()
         switch (certificate, key) {
         case (nil, nil): break
@@ -95,6 +96,8 @@ struct HTTPCommand: Command {
         let base: String
         if case .tcp(let host, let port) = running.endpoint { base = "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)" } else { base = "\(scheme)+unix" }
         logLine("http: serving \(context.storePath) at \(base) on \(running.endpoint)")
+        let maintainer = maintenance.start(store) { logLine($0) }
+        defer { maintainer?.stop() }
 
         let stop = DispatchSemaphore(value: 0)
         StopSignals.install { number in

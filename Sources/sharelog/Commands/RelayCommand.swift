@@ -7,7 +7,8 @@ import SharePrimitives
 struct RelayCommand: Command {
     static let name = "relay"
     static let synopsis =
-        "relay --nats URL[,URL…] --stream-key F [--stream SHARELOG] [--subject-prefix shares] [--replicas 3] [--creds F | --tls-ca F [--tls-cert F --tls-key F]] [--snapshot-from unix:PATH|tcp:HOST:PORT [--key-file F]]"
+        "relay --nats URL[,URL…] --stream-key F [--stream SHARELOG] [--subject-prefix shares] [--replicas 3] [--creds F | --tls-ca F [--tls-cert F --tls-key F]] [--snapshot-from unix:PATH|tcp:HOST:PORT [--key-file F]] "
+        + "[--maintenance on|off] [--maintenance-every 60]"
     static let summary =
         "Relay the store through a NATS JetStream stream until SIGINT or SIGTERM: publish its own events, apply every other replica's."
 
@@ -29,7 +30,7 @@ struct RelayCommand: Command {
         .value("tls-key", "F", "the client certificate's key (PEM)"),
         .value("snapshot-from", "ENDPOINT", "a sync server to take a snapshot from when the stream lost messages"),
         .value("key-file", "F", "the sync key for --snapshot-from"),
-    ]
+    ] + MaintenanceOptions.options
 
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         guard let urls = try arguments.option("nats") else {
@@ -62,6 +63,7 @@ struct RelayCommand: Command {
             request.directions = .pull
             options.snapshotFrom = request
         }
+        let maintenance = try MaintenanceOptions(&arguments)
         try arguments.finish()
         let keyring: StreamKeyring
         do { keyring = try StreamKeyring(path: keyPath, now: context.clock.now()) } catch { throw CLIError.invalidInput("--stream-key: \(error)") }
@@ -83,6 +85,8 @@ struct RelayCommand: Command {
         let started = ContinuousClock.now
         let reporter = RelayReporter(statistics: relay.statistics, context: sessions)
         defer { reporter.stop() }
+        let maintainer = maintenance.start(store) { logLine($0) }
+        defer { maintainer?.stop() }
         do {
             try relay.run(context: sessions) { logLine($0) }
         } catch {
