@@ -60,7 +60,8 @@ let package = Package(
         // inline C), for the store's cross-process commit signal.
         .systemLibrary(name: "CFutex"),
         // Layer 0: the small primitives every library shares (the lock,
-        // Duration's units, CRC-32, an owned file descriptor, secret bytes).
+        // Duration's units, CRC-32, an owned file descriptor, secret bytes,
+        // the owning thread and the handoff of a value that is not Sendable).
         .target(name: "SharePrimitives", dependencies: ["CZlib"]),
         // The safe Swift wrapper: environment, transactions, databases, cursors, errors.
         .target(name: "LMDB", dependencies: ["CLMDB", "SharePrimitives"]),

@@ -7,9 +7,10 @@
 /// What it was given is decoded too (`delivered`, up to the first bad
 /// frame), for the target's checks.
 ///
-/// `@unchecked Sendable`: like every channel it is used by one thread at a
-/// time (`ByteChannel`'s contract), here the fuzz target's only thread.
-final class ScriptedChannel: ByteChannel, @unchecked Sendable {
+/// Not `Sendable`: like every channel it belongs to one thread
+/// (`ByteChannel`'s contract), here the fuzz target's only thread, so it
+/// never changes hands and adopting is nothing to do.
+final class ScriptedChannel: ByteChannel {
     /// The next read's bytes; nil for the end of the stream.
     var nextRead: () -> [UInt8]? = { nil }
     private var pending: ArraySlice<UInt8> = []
@@ -26,6 +27,8 @@ final class ScriptedChannel: ByteChannel, @unchecked Sendable {
     private var deliveredEnded = false
 
     var description: String { "scripted" }
+
+    func adoptOnCurrentThread() {}
 
     func read(into buffer: UnsafeMutableRawBufferPointer, deadline: ContinuousClock.Instant?) throws(TransportError) -> Int {
         guard !closed else { throw .channelClosed }

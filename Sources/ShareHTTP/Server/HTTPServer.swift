@@ -21,7 +21,9 @@ public final class HTTPServer: Sendable {
     /// The daemon, as its address (libmicrohttpd's handle is an opaque
     /// pointer, which is not Sendable; the daemon itself is thread-safe).
     private let daemon: UInt
-    private let listener: Listener
+    /// The listening socket, which libmicrohttpd borrows, waiting for the
+    /// thread that calls `stop`: it is handed to that thread, which closes it.
+    private let listener: Handoff<Listener>
     /// C strings libmicrohttpd reads while it runs: the PEM files and the
     /// TLS priorities, freed after the daemon stops.
     private let cStrings: [UInt]
@@ -37,6 +39,7 @@ public final class HTTPServer: Sendable {
         default: throw .unsupportedEndpoint(configuration.endpoint)
         }
         if configuration.tls != nil, MHD_is_feature_supported(.FEATURE_TLS) != .YES { throw .noTLS }
+        let listener: Listener
         do { listener = try Listener(listeningOn: configuration.endpoint, backlog: 1024) } catch { throw .listen(error) }
         endpoint = listener.endpoint
         core = ServerCore(gateway: gateway, log: log, headerTimeout: configuration.headerTimeout)
@@ -84,6 +87,7 @@ public final class HTTPServer: Sendable {
             throw .start("see the messages above (a bad certificate or key, or too few file descriptors)")
         }
         daemon = UInt(bitPattern: started)
+        self.listener = Handoff(listener)
         core.watch.start()
     }
 
@@ -100,6 +104,9 @@ public final class HTTPServer: Sendable {
         guard first, let daemon = OpaquePointer(bitPattern: daemon) else { return }
         core.stopping.store(true, ordering: .relaxed)
         _ = MHD_quiesce_daemon(daemon)
+        // Once: only the first stop gets here.
+        let listener = listener.take()
+        listener.adoptOnCurrentThread()
         listener.close()
         let deadline = ContinuousClock.now + grace
         while core.inFlight.load(ordering: .relaxed) > 0, ContinuousClock.now < deadline { usleep(5_000) }

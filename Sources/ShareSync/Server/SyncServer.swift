@@ -1,5 +1,6 @@
 import Foundation
 import ShareLog
+import SharePrimitives
 
 /// Serves a store to sync clients: many sessions at once, one thread
 /// each, until `context.stop()` (docs/SYNC.md "Server").
@@ -98,7 +99,7 @@ public final class SyncServer: Sendable {
             proofKey = server.configuration.key?.derived(for: .handshakeProof)
         }
 
-        func arrival(_ connection: SocketChannel) throws(TransportError) -> Arrival {
+        func arrival(_ connection: sending SocketChannel) throws(TransportError) -> Arrival {
             let store = server.store
             let machine = ServerHandshake(
                 replica: store.replicaID, epoch: store.epoch, proofKey: proofKey, nonce: HandshakeNonce(bytes: SyncKey.randomNonce())!,
@@ -134,7 +135,7 @@ public final class SyncServer: Sendable {
             if let displaced = vestibule.seat(arrival) {
                 let reason = "\(vestibule.capacity) connections that have not finished their handshake are waiting, the most this server holds; "
                     + "this one had waited longest (a flood of connections that say nothing?)"
-                configuration.log("session \(displaced.socket): closed: dropped before its handshake ended: \(reason)")
+                configuration.log("session \(displaced.peer): closed: dropped before its handshake ended: \(reason)")
                 displaced.close()
             }
             step(arrival, in: &vestibule, context: context, group: group)
@@ -147,12 +148,12 @@ public final class SyncServer: Sendable {
         switch arrival.advance(places: places, store: store, wakeSignal: { wakeSignal(evictingFrom: &vestibule, sparing: arrival) }) {
         case .waiting:
             return
-        case .admitted(let messages, let peer, let wake):
+        case .admitted(let peer, let wake):
             vestibule.remove(arrival)
-            start(messages, peer: peer, wake: wake, arrival: arrival, context: context, group: group)
+            start(arrival.handOver(), peer: peer, wake: wake, arrival: arrival, context: context, group: group)
         case .busy(let role):
             vestibule.remove(arrival)
-            configuration.log("session \(arrival.socket): refused: busy (\(places.pool(role)))")
+            configuration.log("session \(arrival.peer): refused: busy (\(places.pool(role)))")
             arrival.close()
         case .failed(let failure):
             vestibule.remove(arrival)
@@ -180,21 +181,27 @@ public final class SyncServer: Sendable {
 
     /// Closes an arrival that never got a session, with its log line.
     private func drop(_ arrival: Arrival, because failure: SyncFailure) {
-        configuration.log("session \(arrival.socket): closed: \(failure)")
+        configuration.log("session \(arrival.peer): closed: \(failure)")
         arrival.close()
     }
 
+    /// Runs an admitted session on a thread of its own, which `messages`
+    /// is handed to: nothing on the accept thread keeps it.
     private func start(
-        _ messages: MessageChannel, peer: EstablishedPeer, wake: WakeSignal, arrival: Arrival, context: SessionContext, group: DispatchGroup
+        _ messages: sending MessageChannel, peer: EstablishedPeer, wake: WakeSignal, arrival: Arrival, context: SessionContext,
+        group: DispatchGroup
     ) {
         let session = ServerSession(store: store, configuration: configuration, context: context)
-        let clips = ClipServer(options: configuration.options, throttle: throttle, client: arrival.socket.client)
+        let clips = ClipServer(options: configuration.options, throttle: throttle, client: arrival.client)
         let log = configuration.log
         let places = places
         let acceptedAt = arrival.acceptedAt
-        let peerText = "\(arrival.socket)"
+        let peerText = arrival.peer
+        let handoff = Handoff(messages)
         group.enter()
         let thread = Thread {
+            let messages = handoff.take()
+            messages.adoptOnCurrentThread()
             log(session.run(messages, peer: peer, peerText: peerText, serving: clips, wake: wake, acceptedAt: acceptedAt))
             places.release(peer.role)
             group.leave()

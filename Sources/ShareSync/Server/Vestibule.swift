@@ -82,7 +82,7 @@ struct Vestibule {
         var entries = [
             pollfd(fd: listening ? listener : -1, events: Int16(POLLIN), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
         ]
-        entries += arrivals.map { pollfd(fd: $0.socket.descriptor, events: Int16(POLLIN), revents: 0) }
+        entries += arrivals.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
         let deadline = [arrivals.first.map { $0.acceptedAt + timeout }, until].compactMap { $0 }.min()
         let ready = poll(&entries, nfds_t(entries.count), Posix.pollTimeout(until: deadline) ?? 0)
         guard ready >= 0 || errno == EINTR else { throw .system(operation: "poll", errno: errno) }

@@ -1,12 +1,14 @@
+import SharePrimitives
+
 /// Messages over a byte channel: each message goes out as one frame, and
 /// frames come in through a bounded `FrameBuffer`, so a peer can never
 /// make this side hold more than one frame over the limit's worth of bytes.
 ///
-/// `@unchecked Sendable`: like its channel (`ByteChannel`'s contract), it
-/// is used by one thread at a time; the server's accept thread runs the
-/// handshake on it and then hands it, with nothing else holding it, to the
-/// session's thread.
-final class MessageChannel: @unchecked Sendable {
+/// Not `Sendable`: like its channel (`ByteChannel`'s contract), it belongs
+/// to one thread at a time. The server's accept thread runs the handshake
+/// on it and then hands it, `sending`, to the session's thread, which
+/// adopts it (`adoptOnCurrentThread()`); debug builds check every call.
+final class MessageChannel {
     /// What a wait for the peer ended with.
     enum Incoming: Equatable {
         case message(Message)
@@ -26,6 +28,8 @@ final class MessageChannel: @unchecked Sendable {
     /// Bytes moved, frames included, for the session's summary.
     private(set) var bytesIn = 0
     private(set) var bytesOut = 0
+    /// The thread that may use the channel.
+    private var owner = OwningThread()
 
     convenience init(_ channel: any ByteChannel, maxFrameBytes: Int) {
         self.init(channel, limits: .all(upTo: maxFrameBytes))
@@ -36,14 +40,25 @@ final class MessageChannel: @unchecked Sendable {
         decoder = FrameDecoder(limits: limits)
     }
 
+    /// Makes the calling thread the owner of this channel and of the byte
+    /// channel under it: call it on the thread it was handed to.
+    func adoptOnCurrentThread() {
+        owner.adoptCurrent()
+        channel.adoptOnCurrentThread()
+    }
+
     /// The frames accepted from now on, from the next one taken.
     var limits: FrameLimits {
         get { decoder.limits }
-        set { decoder.limits = newValue }
+        set {
+            owner.check(channel.description)
+            decoder.limits = newValue
+        }
     }
 
     /// Sends `message`, waiting for a slow reader until `deadline`.
     func send(_ message: Message, deadline: ContinuousClock.Instant?) throws(TransportError) {
+        owner.check(channel.description)
         let bytes = FrameEncoder.encode(message.frame)
         try channel.write(bytes, deadline: deadline)
         bytesOut += bytes.count
@@ -60,6 +75,7 @@ final class MessageChannel: @unchecked Sendable {
     /// itself writing a batch to this side can finish it and go back to
     /// reading, so two sides that write at once never wait on each other.
     func send(_ message: Message, stallTimeout: Duration) throws(TransportError) {
+        owner.check(channel.description)
         let bytes = FrameEncoder.encode(message.frame)
         var offset = 0
         repeat {
@@ -97,6 +113,7 @@ final class MessageChannel: @unchecked Sendable {
     /// - Throws: `SyncFailure` for a frame or message that does not decode,
     ///   and for a transport failure.
     func receive(orWake wake: Int32?, deadline: ContinuousClock.Instant?) throws(SyncFailure) -> Incoming {
+        owner.check(channel.description)
         while true {
             // One frame at a time, each checked against the limits in
             // force when it is taken: a frame that came early behind

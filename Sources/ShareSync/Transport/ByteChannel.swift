@@ -6,12 +6,24 @@
 /// A deadline bounds the wait, not the work: a call whose bytes are ready
 /// completes even when its deadline has passed.
 ///
-/// Thread-safety: a channel is `Sendable` so that it can be handed to the
-/// thread that runs its session, but it is used by one thread at a time.
-/// Calls from two threads at once, `close()` included, are not allowed. To
-/// interrupt a waiting session thread, write to the wake-up descriptor it
-/// waits on (`waitReadable(orWake:deadline:)`).
-public protocol ByteChannel: AnyObject, Sendable, CustomStringConvertible {
+/// Threads: a channel is not `Sendable`. It belongs to one thread, its
+/// owner: the thread that made it, until it is handed to another as a
+/// `sending` value (SE-0430; `Handoff` carries it into a new thread), which
+/// the compiler allows only when the giver keeps no reference to it. The
+/// receiving thread calls `adoptOnCurrentThread()` before its first use;
+/// from then on every call, `close()` included, must come from it, and
+/// debug builds assert that they do (`OwningThread`). A channel belongs to
+/// a thread, not a task: async code, which may resume on another thread
+/// after each `await`, runs a channel on a thread of its own. To interrupt
+/// a waiting session thread, write to the wake-up descriptor it waits on
+/// (`waitReadable(orWake:deadline:)`).
+public protocol ByteChannel: AnyObject, CustomStringConvertible {
+    /// Makes the calling thread the channel's owner, the one thread that
+    /// may use it from now on (with the channel under it, for one that
+    /// wraps another). Call it on the thread the channel was handed to,
+    /// before anything else.
+    func adoptOnCurrentThread()
+
     /// Reads at least one byte, at most `buffer.count`, into `buffer`, and
     /// returns how many; 0 means that the peer closed the stream. Waits for
     /// the peer until `deadline`, then throws `TransportError.timedOut`.

@@ -1,4 +1,5 @@
 import Glibc
+import SharePrimitives
 
 /// A command's standard input and output as a `ByteChannel`: the client's
 /// end of `exec:ssh host sharelog serve --stdio`. The command runs under
@@ -7,14 +8,17 @@ import Glibc
 /// sees the end of its input) and reaps the command, ending it with
 /// SIGTERM, then SIGKILL, if it has not exited within two seconds.
 ///
-/// `@unchecked Sendable`: as for `StdioChannel`, one thread at a time uses
-/// it, and only that thread touches its descriptors and the child.
-public final class CommandChannel: ByteChannel, @unchecked Sendable {
+/// Not `Sendable`: as for `StdioChannel`, it belongs to one thread at a
+/// time, and only that thread touches its pipes and the child. Debug
+/// builds check every call.
+public final class CommandChannel: ByteChannel {
     public let description: String
     /// The command, as given (`exec:COMMAND` without `exec:`).
     public let command: String
     private let pipes: StdioChannel
     private var child: pid_t
+    /// The thread that may use the channel (and `pipes`, which check it too).
+    private var owner = OwningThread()
 
     /// Starts `command`.
     ///
@@ -54,7 +58,16 @@ public final class CommandChannel: ByteChannel, @unchecked Sendable {
         description = "exec:\(command) (pid \(pid))"
     }
 
-    deinit { close() }
+    /// Whichever thread drops the last reference is alone with the channel.
+    deinit {
+        adoptOnCurrentThread()
+        close()
+    }
+
+    public func adoptOnCurrentThread() {
+        owner.adoptCurrent()
+        pipes.adoptOnCurrentThread()
+    }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer, deadline: ContinuousClock.Instant?) throws(TransportError) -> Int {
         try pipes.read(into: buffer, deadline: deadline)
@@ -76,6 +89,7 @@ public final class CommandChannel: ByteChannel, @unchecked Sendable {
     /// it runs, and once it has been reaped (`close`, or an earlier
     /// answer). The pipes are left as they are.
     public func ended(by deadline: ContinuousClock.Instant) -> CommandExit? {
+        owner.check(description)
         guard child > 0 else { return nil }
         var status: Int32 = 0
         while true {
@@ -92,6 +106,7 @@ public final class CommandChannel: ByteChannel, @unchecked Sendable {
     }
 
     public func close() {
+        owner.check(description)
         pipes.close()
         guard child > 0 else { return }
         defer { child = 0 }

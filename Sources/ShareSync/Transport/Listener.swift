@@ -1,4 +1,5 @@
 import Glibc
+import SharePrimitives
 
 /// A listening Unix or TCP socket that accepts sync connections.
 ///
@@ -14,11 +15,13 @@ import Glibc
 ///   free port, and `endpoint` reports the one taken. Connections are plain
 ///   TCP: wrap each in `TLSChannel.server(over:context:deadline:)`.
 ///
-/// `@unchecked Sendable`: the server moves a listener to the one thread
-/// that accepts on it. Like a channel, it is used by one thread at a time;
-/// to stop an accept loop, wake it with `waitAcceptable(orWake:deadline:)`
-/// rather than closing the listener from another thread.
-public final class Listener: @unchecked Sendable {
+/// Not `Sendable`: like a channel, it belongs to one thread, the one that
+/// made it, or the one it was handed to (`sending`) that then called
+/// `adoptOnCurrentThread()`; debug builds check every call. To stop an
+/// accept loop, wake it with `waitAcceptable(orWake:deadline:)` and let
+/// its own thread close the listener; a server whose stop comes on another
+/// thread hands the listener to it (the HTTP gateway's `stop`).
+public final class Listener {
     /// Where the listener accepts: the endpoint it was given, with the port
     /// actually bound for `tcp:HOST:0`.
     public let endpoint: Endpoint
@@ -34,6 +37,8 @@ public final class Listener: @unchecked Sendable {
     /// The socket file of a `unix:` listener and its identity, so that
     /// `close()` removes this listener's file and never a successor's.
     private let socketFile: SocketFile?
+    /// The thread that may use the listener.
+    private var owner = OwningThread()
 
     /// Starts listening at `endpoint` with room for `backlog` connections
     /// that are not accepted yet.
@@ -54,7 +59,17 @@ public final class Listener: @unchecked Sendable {
         self.socketFile = socketFile
     }
 
-    deinit { close() }
+    /// Whichever thread drops the last reference is alone with the listener.
+    deinit {
+        owner.adoptCurrent()
+        close()
+    }
+
+    /// Makes the calling thread the listener's owner, the one thread that
+    /// may use it from now on: call it on the thread it was handed to.
+    public func adoptOnCurrentThread() {
+        owner.adoptCurrent()
+    }
 
     /// Binds `descriptor`; returns the endpoint actually bound and, for
     /// `unix:`, the socket file, checked to be mode 0600.
@@ -96,7 +111,10 @@ public final class Listener: @unchecked Sendable {
     /// Accepts the next connection, waiting until `deadline` (then
     /// `TransportError.timedOut`). The channel's description names the
     /// peer: its address for TCP, its process and user for a Unix socket.
-    public func accept(deadline: ContinuousClock.Instant?) throws(TransportError) -> SocketChannel {
+    /// The listener keeps no reference to it: it may be handed to another
+    /// thread (`sending`).
+    public func accept(deadline: ContinuousClock.Instant?) throws(TransportError) -> sending SocketChannel {
+        owner.check("the listener at \(endpoint)")
         while true {
             guard descriptor >= 0 else { throw .channelClosed }
             var storage = sockaddr_storage()
@@ -106,7 +124,7 @@ public final class Listener: @unchecked Sendable {
                     Posix.accept(descriptor, $0, &length)
                 }
             }
-            if connection >= 0 { return channel(for: connection, address: storage) }
+            if connection >= 0 { return Self.channel(for: connection, address: storage, at: endpoint) }
             switch errno {
             case EINTR, ECONNABORTED:
                 continue
@@ -120,7 +138,7 @@ public final class Listener: @unchecked Sendable {
         }
     }
 
-    private func channel(for connection: Int32, address: sockaddr_storage) -> SocketChannel {
+    private static func channel(for connection: Int32, address: sockaddr_storage, at endpoint: Endpoint) -> SocketChannel {
         switch endpoint {
         case .unix:
             guard let credentials = PeerCredentials(of: connection) else {
@@ -140,6 +158,7 @@ public final class Listener: @unchecked Sendable {
     /// Waits until `accept` would not wait, or `wake` is readable, or
     /// `deadline` passes. Consumes nothing.
     public func waitAcceptable(orWake wake: Int32?, deadline: ContinuousClock.Instant?) throws(TransportError) -> ChannelReadiness {
+        owner.check("the listener at \(endpoint)")
         guard descriptor >= 0 else { throw .channelClosed }
         return try Posix.waitReadable(descriptor, orWake: wake, deadline: deadline)
     }
@@ -148,6 +167,7 @@ public final class Listener: @unchecked Sendable {
     /// (only if the path still holds this listener's socket). Idempotent.
     /// Accepted channels stay open.
     public func close() {
+        owner.check("the listener at \(endpoint)")
         guard descriptor >= 0 else { return }
         socketFile?.remove()
         Posix.close(descriptor)

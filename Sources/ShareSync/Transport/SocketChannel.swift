@@ -1,4 +1,5 @@
 import Glibc
+import SharePrimitives
 
 /// A connected stream socket (Unix or TCP) as a `ByteChannel`.
 ///
@@ -8,10 +9,9 @@ import Glibc
 /// `EINTR` is retried. A write asked to read ahead keeps what the peer
 /// sends while it waits for room (`ReadAhead`), and reads return it first.
 ///
-/// `@unchecked Sendable`: the server hands a channel to the one thread that
-/// runs its session, and `ByteChannel`'s contract allows one thread at a
-/// time; the only mutable state, the descriptor, is touched by that thread.
-public final class SocketChannel: ByteChannel, @unchecked Sendable {
+/// Not `Sendable`: it belongs to one thread at a time (`ByteChannel`'s
+/// contract), which debug builds check on every call.
+public final class SocketChannel: ByteChannel {
     public let description: String
     /// Who is at the other end, for limits that count per client: its
     /// address without the port over TCP (`tcp:127.0.0.1`), its user on a
@@ -21,6 +21,8 @@ public final class SocketChannel: ByteChannel, @unchecked Sendable {
     private(set) var descriptor: Int32
     /// What the peer sent while a write waited for room.
     private var readAhead = ReadAhead()
+    /// The thread that may use the channel.
+    private var owner = OwningThread()
 
     /// Takes ownership of `descriptor`, a connected non-blocking socket.
     init(adopting descriptor: Int32, peer: String, client: String? = nil) {
@@ -29,7 +31,15 @@ public final class SocketChannel: ByteChannel, @unchecked Sendable {
         self.client = client ?? peer
     }
 
-    deinit { close() }
+    /// Whichever thread drops the last reference is alone with the channel.
+    deinit {
+        owner.adoptCurrent()
+        close()
+    }
+
+    public func adoptOnCurrentThread() {
+        owner.adoptCurrent()
+    }
 
     /// Connects to a `unix:` or `tcp:` endpoint. The connection attempt waits
     /// until `deadline`, then throws `TransportError.timedOut`. A `tcp:`
@@ -112,12 +122,14 @@ public final class SocketChannel: ByteChannel, @unchecked Sendable {
     /// Sets `TCP_NODELAY`: frames are sent as soon as they are written, so
     /// a follower sees a commit without Nagle's delay.
     func disableNagle() {
+        owner.check(description)
         var on: Int32 = 1
         _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
     }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer, deadline: ContinuousClock.Instant?) throws(TransportError) -> Int {
         precondition(!buffer.isEmpty, "read(into:) needs room for at least one byte")
+        owner.check(description)
         if let count = try readAhead.take(into: buffer) { return count }
         while true {
             guard descriptor >= 0 else { throw .channelClosed }
@@ -139,6 +151,7 @@ public final class SocketChannel: ByteChannel, @unchecked Sendable {
     }
 
     public func write(_ bytes: UnsafeRawBufferPointer, deadline: ContinuousClock.Instant?, readingAhead limit: Int) throws(TransportError) {
+        owner.check(description)
         var offset = 0
         while offset < bytes.count {
             guard descriptor >= 0 else { throw .channelClosed }
@@ -159,12 +172,14 @@ public final class SocketChannel: ByteChannel, @unchecked Sendable {
     }
 
     public func waitReadable(orWake wake: Int32?, deadline: ContinuousClock.Instant?) throws(TransportError) -> ChannelReadiness {
+        owner.check(description)
         guard descriptor >= 0 else { throw .channelClosed }
         if !readAhead.isEmpty { return .readable }
         return try Posix.waitReadable(descriptor, orWake: wake, deadline: deadline)
     }
 
     public func close() {
+        owner.check(description)
         guard descriptor >= 0 else { return }
         Posix.close(descriptor)
         descriptor = -1

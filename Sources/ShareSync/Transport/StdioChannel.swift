@@ -1,4 +1,5 @@
 import Glibc
+import SharePrimitives
 
 /// The process's standard input and output as a `ByteChannel`, for
 /// `ssh host sharelog serve --stdio`: ssh carries the bytes and does the
@@ -13,9 +14,10 @@ import Glibc
 /// A write asked to read ahead keeps what arrives on the input while the
 /// output has no room (`ReadAhead`), and reads return it first.
 ///
-/// `@unchecked Sendable`: as for `SocketChannel`, one thread at a time uses
-/// the channel, and only that thread touches its descriptors.
-public final class StdioChannel: ByteChannel, @unchecked Sendable {
+/// Not `Sendable`: as for `SocketChannel`, it belongs to one thread at a
+/// time, and only that thread touches its descriptors. Debug builds check
+/// every call.
+public final class StdioChannel: ByteChannel {
     public let description: String
     /// The descriptors read and written; -1 once closed.
     private(set) var input: Int32
@@ -24,6 +26,8 @@ public final class StdioChannel: ByteChannel, @unchecked Sendable {
     private let outputIsSocket: Bool
     /// What the peer sent while a write waited for room.
     private var readAhead = ReadAhead()
+    /// The thread that may use the channel.
+    private var owner = OwningThread()
 
     /// A channel that reads `input` and writes `output`: by default
     /// standard input and output. Takes ownership of both.
@@ -35,10 +39,19 @@ public final class StdioChannel: ByteChannel, @unchecked Sendable {
         description = input == STDIN_FILENO && output == STDOUT_FILENO ? "stdio" : "descriptors \(input)/\(output)"
     }
 
-    deinit { close() }
+    /// Whichever thread drops the last reference is alone with the channel.
+    deinit {
+        owner.adoptCurrent()
+        close()
+    }
+
+    public func adoptOnCurrentThread() {
+        owner.adoptCurrent()
+    }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer, deadline: ContinuousClock.Instant?) throws(TransportError) -> Int {
         precondition(!buffer.isEmpty, "read(into:) needs room for at least one byte")
+        owner.check(description)
         if let count = try readAhead.take(into: buffer) { return count }
         while true {
             guard input >= 0 else { throw .channelClosed }
@@ -58,6 +71,7 @@ public final class StdioChannel: ByteChannel, @unchecked Sendable {
     }
 
     public func write(_ bytes: UnsafeRawBufferPointer, deadline: ContinuousClock.Instant?, readingAhead limit: Int) throws(TransportError) {
+        owner.check(description)
         var offset = 0
         while offset < bytes.count {
             guard output >= 0 else { throw .channelClosed }
@@ -81,6 +95,7 @@ public final class StdioChannel: ByteChannel, @unchecked Sendable {
     }
 
     public func waitReadable(orWake wake: Int32?, deadline: ContinuousClock.Instant?) throws(TransportError) -> ChannelReadiness {
+        owner.check(description)
         guard input >= 0 else { throw .channelClosed }
         if !readAhead.isEmpty { return .readable }
         return try Posix.waitReadable(input, orWake: wake, deadline: deadline)
@@ -91,6 +106,7 @@ public final class StdioChannel: ByteChannel, @unchecked Sendable {
     /// the stream while the numbers stay taken: a file opened later can
     /// never become "standard output" and receive stray prints.
     public func close() {
+        owner.check(description)
         for descriptor in Set([input, output]) where descriptor >= 0 {
             Self.release(descriptor)
         }

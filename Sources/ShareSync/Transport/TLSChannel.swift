@@ -1,4 +1,5 @@
 internal import COpenSSL
+import SharePrimitives
 
 /// A TLS 1.3 session over a connected `SocketChannel`, both sides
 /// authenticated by a shared `SyncKey` (see `TLSContext` for the exact
@@ -19,10 +20,10 @@ internal import COpenSSL
 /// layer up, and cutting a connection is something any attacker on the
 /// path can do anyway.
 ///
-/// `@unchecked Sendable`: like every `ByteChannel`, one thread at a time
-/// uses it, and only that thread touches its `SSL` object, which OpenSSL
-/// does not allow two threads to use at once.
-public final class TLSChannel: ByteChannel, @unchecked Sendable {
+/// Not `Sendable`: like every `ByteChannel`, it belongs to one thread at a
+/// time, and only that thread touches its `SSL` object, which OpenSSL does
+/// not allow two threads to use at once. Debug builds check every call.
+public final class TLSChannel: ByteChannel {
     public let description: String
     private let socket: SocketChannel
     /// Keeps the `SSL_CTX` and the key alive as long as `ssl`.
@@ -39,6 +40,8 @@ public final class TLSChannel: ByteChannel, @unchecked Sendable {
     private var established = false
     /// A failure that `waitReadable` found; the next `read` throws it.
     private var pendingFailure: TransportError?
+    /// The thread that may use the channel.
+    private var owner = OwningThread()
 
     /// The largest TLS record, with its header and expansion: the most
     /// ciphertext moved at once.
@@ -63,9 +66,17 @@ public final class TLSChannel: ByteChannel, @unchecked Sendable {
         transfer = .allocate(byteCount: Self.transferBytes, alignment: 1)
     }
 
+    /// Whichever thread drops the last reference is alone with the channel
+    /// (and its socket, which nothing else holds).
     deinit {
+        adoptOnCurrentThread()
         close()
         transfer.deallocate()
+    }
+
+    public func adoptOnCurrentThread() {
+        owner.adoptCurrent()
+        socket.adoptOnCurrentThread()
     }
 
     /// Runs the server's side of the handshake on `socket`, until `deadline`.
@@ -139,6 +150,7 @@ public final class TLSChannel: ByteChannel, @unchecked Sendable {
     /// and `.timedOut` when the client does not take the few hundred
     /// bytes of the server's answer at once.
     func advanceHandshake() throws(TransportError) -> Bool {
+        owner.check(description)
         guard let ssl else { throw .channelClosed }
         while true {
             OpenSSLErrorQueue.clear()
@@ -204,6 +216,7 @@ public final class TLSChannel: ByteChannel, @unchecked Sendable {
         into buffer: UnsafeMutableRawBufferPointer, deadline: ContinuousClock.Instant?
     ) throws(TransportError) -> Int {
         precondition(!buffer.isEmpty, "read(into:) needs room for at least one byte")
+        owner.check(description)
         if let pendingFailure { throw pendingFailure }
         while true {
             guard let ssl else { throw .channelClosed }
@@ -227,6 +240,7 @@ public final class TLSChannel: ByteChannel, @unchecked Sendable {
     /// ciphertext, given room for TLS's framing (22 bytes a record of up
     /// to 16 KiB) on top of `limit`, and `read` decrypts them later.
     public func write(_ bytes: UnsafeRawBufferPointer, deadline: ContinuousClock.Instant?, readingAhead limit: Int) throws(TransportError) {
+        owner.check(description)
         let ciphertextLimit = limit > 0 ? limit + limit / 256 + Self.transferBytes : 0
         var offset = 0
         while offset < bytes.count {
@@ -247,6 +261,7 @@ public final class TLSChannel: ByteChannel, @unchecked Sendable {
     public func waitReadable(
         orWake wake: Int32?, deadline: ContinuousClock.Instant?
     ) throws(TransportError) -> ChannelReadiness {
+        owner.check(description)
         guard let ssl else { throw .channelClosed }
         if pendingFailure != nil || SSL_pending(ssl) > 0 { return .readable }
         if BIO_ctrl_pending(incoming) > 0 {
@@ -268,6 +283,7 @@ public final class TLSChannel: ByteChannel, @unchecked Sendable {
     /// Sends `close_notify` if the socket takes it at once, then frees the
     /// `SSL` and closes the socket. Idempotent.
     public func close() {
+        owner.check(description)
         guard let ssl else { return }
         if established, pendingFailure == nil {
             OpenSSLErrorQueue.clear()

@@ -1,4 +1,5 @@
 import Glibc
+import SharePrimitives
 import Testing
 import TestSupport
 @testable import ShareSync
@@ -24,28 +25,31 @@ import TestTraits
     /// of KiB for a Unix socket, up to about 10 MiB for TCP over loopback.
     static func megabytes(_ transport: Transport) -> Int { transport == .tls ? 32 << 20 : 3 << 20 }
 
-    /// Two connected ends of `transport`.
-    static func pair(_ transport: Transport, in directory: TemporaryDirectory) throws -> (any ByteChannel, any ByteChannel) {
+    /// Two connected ends of `transport`: the near one for the test's
+    /// thread, the far one waiting for the thread that runs it to take it.
+    static func pair(_ transport: Transport, in directory: TemporaryDirectory) throws -> (near: any ByteChannel, far: Handoff<any ByteChannel>) {
         switch transport {
         case .unix:
             let listener = try Listener(listeningOn: .unix(path: directory.appending("s.sock")))
             defer { listener.close() }
             let near = try SocketChannel.connect(to: listener.endpoint, deadline: after(.seconds(30)))
-            return (near, try listener.accept(deadline: after(.seconds(30))))
+            return (near, Handoff(try listener.accept(deadline: after(.seconds(30)))))
         case .pipes:
             var toFar: [Int32] = [-1, -1], toNear: [Int32] = [-1, -1]
             guard pipe(&toFar) == 0, pipe(&toNear) == 0 else { throw TransportError.system(operation: "pipe", errno: errno) }
-            return (StdioChannel(input: toNear[0], output: toFar[1]), StdioChannel(input: toFar[0], output: toNear[1]))
+            return (StdioChannel(input: toNear[0], output: toFar[1]), Handoff(StdioChannel(input: toFar[0], output: toNear[1])))
         case .tls:
             let key = SyncKey.generate()
             let listener = try Listener(listeningOn: .tcp(host: "127.0.0.1", port: 0))
-            defer { listener.close() }
+            let endpoint = listener.endpoint
             let far = BackgroundThread { () throws -> TLSChannel in
-                try TLSChannel.server(over: try listener.accept(deadline: after(.seconds(30))), key: key, deadline: after(.seconds(30)))
+                listener.adoptOnCurrentThread()
+                defer { listener.close() }
+                return try TLSChannel.server(over: try listener.accept(deadline: after(.seconds(30))), key: key, deadline: after(.seconds(30)))
             }
-            let socket = try SocketChannel.connect(to: listener.endpoint, deadline: after(.seconds(30)))
+            let socket = try SocketChannel.connect(to: endpoint, deadline: after(.seconds(30)))
             let near = try TLSChannel.client(over: socket, key: key, deadline: after(.seconds(30)))
-            return (near, try far.join("the TLS server's handshake"))
+            return (near, Handoff(try far.join("the TLS server's handshake")))
         }
     }
 
@@ -58,14 +62,14 @@ import TestTraits
     @Test(arguments: Transport.allCases) func bothEndsWritingMegabytesAtOnceBothFinish(_ transport: Transport) throws {
         let directory = TemporaryDirectory("read-ahead")
         let (near, far) = try Self.pair(transport, in: directory)
-        defer {
-            near.close()
-            far.close()
-        }
+        defer { near.close() }
         let count = Self.megabytes(transport)
         let fromNear = Self.bytes(count, seed: 1), fromFar = Self.bytes(count, seed: 2)
         // Each end writes all of its bytes, and only then reads.
         let farEnd = BackgroundThread { () throws -> [UInt8] in
+            let far = far.take()
+            far.adoptOnCurrentThread()
+            defer { far.close() }
             try fromFar.withUnsafeBytes { try far.write($0, deadline: after(.seconds(20)), readingAhead: count) }
             return try far.read(exactly: count, deadline: after(.seconds(20)))
         }
@@ -84,12 +88,18 @@ import TestTraits
         // The far end waits until the near end's write has filled its
         // socket's buffer (so the write waits for room), sends its last
         // bytes, and hangs up once the waiting write has read them ahead.
+        // It watches the near end's descriptor, a number, never the near
+        // channel, which is the test thread's.
+        let nearDescriptor = Self.descriptor(of: near)
         let farEnd = BackgroundThread { () throws -> Void in
+            let far = far.take()
+            far.adoptOnCurrentThread()
+            let farDescriptor = Self.descriptor(of: far)
             try Deadline.block(until: "the near end's write fills the far end's buffer", timeout: .seconds(20)) {
-                try Self.bytesWaiting(on: far) >= 32 * 1024
+                try Self.bytesWaiting(on: farDescriptor) >= 32 * 1024
             }
             try far.write(last, deadline: after(.seconds(20)))
-            try Deadline.block(until: "the near end's write reads ahead", timeout: .seconds(20)) { try Self.bytesWaiting(on: near) == 0 }
+            try Deadline.block(until: "the near end's write reads ahead", timeout: .seconds(20)) { try Self.bytesWaiting(on: nearDescriptor) == 0 }
             far.close()
         }
         let big = [UInt8](repeating: 0x5A, count: 64 << 20)
@@ -110,15 +120,18 @@ import TestTraits
         }
     }
 
-    /// How many bytes wait unread in what `channel` reads (`FIONREAD`).
-    static func bytesWaiting(on channel: any ByteChannel) throws -> Int {
-        let descriptor =
-            switch channel {
-            case let socket as SocketChannel: socket.descriptor
-            case let tls as TLSChannel: tls.descriptor
-            case let pipes as StdioChannel: pipes.input
-            default: preconditionFailure("no descriptor for \(channel)")
-            }
+    /// The descriptor that `channel` reads.
+    static func descriptor(of channel: any ByteChannel) -> Int32 {
+        switch channel {
+        case let socket as SocketChannel: socket.descriptor
+        case let tls as TLSChannel: tls.descriptor
+        case let pipes as StdioChannel: pipes.input
+        default: preconditionFailure("no descriptor for \(channel)")
+        }
+    }
+
+    /// How many bytes wait unread on `descriptor` (`FIONREAD`).
+    static func bytesWaiting(on descriptor: Int32) throws -> Int {
         var count: Int32 = 0
         guard ioctl(descriptor, UInt(FIONREAD), &count) == 0 else { throw TransportError.system(operation: "ioctl(FIONREAD)", errno: errno) }
         return Int(count)

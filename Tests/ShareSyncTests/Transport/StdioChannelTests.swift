@@ -1,4 +1,5 @@
 import Glibc
+import SharePrimitives
 import Testing
 import TestSupport
 import ShareSync
@@ -17,14 +18,25 @@ import TestTraits
         let toChannel = makePipe(), fromChannel = makePipe()
         let channel = StdioChannel(input: toChannel.read, output: fromChannel.write)
         let peerOutput = StdioChannel(input: fromChannel.read, output: toChannel.write)
-        defer { [channel, peerOutput].forEach { $0.close() } }
+        defer { channel.close() }
         var random = SeededGenerator(seed: 3)
         let bytes = (0..<200_000).map { _ in UInt8.random(in: 0...255, using: &random) }
         // The pipe holds less than this, so the write needs a reader at once.
-        let reader = BackgroundThread { try peerOutput.read(exactly: bytes.count, deadline: after(.seconds(60))) }
+        // The reader hands the peer's channel back when it is done: the
+        // channel goes in a `Handoff`, since a closure can return `sending`
+        // nothing it captured.
+        let handoff = Handoff(peerOutput)
+        let reader = BackgroundThread { () throws -> ([UInt8], StdioChannel) in
+            let peerOutput = handoff.take()
+            peerOutput.adoptOnCurrentThread()
+            return (try peerOutput.read(exactly: bytes.count, deadline: after(.seconds(60))), peerOutput)
+        }
         try channel.write(bytes, deadline: after(.seconds(60)))
-        #expect(try reader.join("the peer read everything") == bytes)
-        try peerOutput.write(Array("reply".utf8), deadline: after(.seconds(60)))
+        let (read, peer) = try reader.join("the peer read everything")
+        peer.adoptOnCurrentThread()
+        defer { peer.close() }
+        #expect(read == bytes)
+        try peer.write(Array("reply".utf8), deadline: after(.seconds(60)))
         #expect(try channel.read(exactly: 5, deadline: after(.seconds(60))) == Array("reply".utf8))
     }
 
@@ -44,8 +56,11 @@ import TestTraits
         let input = makePipe(), output = makePipe()
         defer { close(input.write); close(output.read) }
         let channel = StdioChannel(input: input.read, output: output.write)
-        defer { channel.close() }
-        let reader = BackgroundThread { try channel.read(exactly: 1, deadline: after(.milliseconds(100))) }
+        let reader = BackgroundThread {
+            channel.adoptOnCurrentThread()
+            defer { channel.close() }
+            return try channel.read(exactly: 1, deadline: after(.milliseconds(100)))
+        }
         #expect(throws: TransportError.timedOut(waitingFor: "data on standard input")) {
             try reader.join("the read gave up", timeout: .seconds(30))
         }

@@ -8,9 +8,12 @@ import TestTraits
 /// sides talks, anything else fails on each side that sees it, with the
 /// cause in plain words.
 @Suite(.hangDeadline) struct TLSChannelTests {
-    /// What a server thread saw: the bytes it echoed, or its error.
-    private func serve(_ listener: Listener, key: SyncKey) -> BackgroundThread<Int> {
+    /// What a server thread saw: the bytes it echoed, or its error. The
+    /// thread takes `listener`, accepts one connection and closes it.
+    private func serve(_ listener: sending Listener, key: SyncKey) -> BackgroundThread<Int> {
         BackgroundThread {
+            listener.adoptOnCurrentThread()
+            defer { listener.close() }
             let socket = try listener.accept(deadline: after(.seconds(60)))
             let channel = try TLSChannel.server(over: socket, key: key, deadline: after(.seconds(60)))
             defer { channel.close() }
@@ -21,9 +24,9 @@ import TestTraits
     @Test func withTheSameKeyBytesGoBothWays() throws {
         let key = SyncKey.generate()
         let listener = try Listener(listeningOn: .tcp(host: "127.0.0.1", port: 0))
-        defer { listener.close() }
+        let endpoint = listener.endpoint
         let server = serve(listener, key: key)
-        let socket = try SocketChannel.connect(to: listener.endpoint, deadline: after(.seconds(60)))
+        let socket = try SocketChannel.connect(to: endpoint, deadline: after(.seconds(60)))
         let client = try TLSChannel.client(over: socket, key: key, deadline: after(.seconds(60)))
         var random = SeededGenerator(seed: 13)
         var sent = 0
@@ -39,9 +42,9 @@ import TestTraits
 
     @Test func withDifferentKeysBothSidesFailForThatReason() throws {
         let listener = try Listener(listeningOn: .tcp(host: "127.0.0.1", port: 0))
-        defer { listener.close() }
+        let endpoint = listener.endpoint
         let server = serve(listener, key: SyncKey.generate())
-        let socket = try SocketChannel.connect(to: listener.endpoint, deadline: after(.seconds(60)))
+        let socket = try SocketChannel.connect(to: endpoint, deadline: after(.seconds(60)))
         let clientError = #expect(throws: TransportError.self) {
             try TLSChannel.client(over: socket, key: SyncKey.generate(), deadline: after(.seconds(60)))
         }
@@ -53,9 +56,9 @@ import TestTraits
 
     @Test func plainTextSentToATLSServerIsRefusedAsNotTLS() throws {
         let listener = try Listener(listeningOn: .tcp(host: "127.0.0.1", port: 0))
-        defer { listener.close() }
+        let endpoint = listener.endpoint
         let server = serve(listener, key: SyncKey.generate())
-        let client = try SocketChannel.connect(to: listener.endpoint, deadline: after(.seconds(60)))
+        let client = try SocketChannel.connect(to: endpoint, deadline: after(.seconds(60)))
         defer { client.close() }
         try client.write(Array("SLSY hello, plain sync here\n".utf8), deadline: after(.seconds(60)))
         let serverError = #expect(throws: TransportError.self) { try server.join("the server's handshake ended") }
@@ -64,14 +67,16 @@ import TestTraits
 
     @Test func aTLSClientAtAPlainServerFailsAsNotTLS() throws {
         let listener = try Listener(listeningOn: .tcp(host: "127.0.0.1", port: 0))
-        defer { listener.close() }
+        let endpoint = listener.endpoint
         // A plain server that echoes what it gets: the client's hello comes back.
         let server = BackgroundThread {
+            listener.adoptOnCurrentThread()
+            defer { listener.close() }
             let channel = try listener.accept(deadline: after(.seconds(60)))
             defer { channel.close() }
             return try channel.echoUntilClosed(deadline: after(.seconds(60)))
         }
-        let socket = try SocketChannel.connect(to: listener.endpoint, deadline: after(.seconds(60)))
+        let socket = try SocketChannel.connect(to: endpoint, deadline: after(.seconds(60)))
         let clientError = #expect(throws: TransportError.self) {
             try TLSChannel.client(over: socket, key: SyncKey.generate(), deadline: after(.seconds(60)))
         }
@@ -85,7 +90,11 @@ import TestTraits
         let socket = try SocketChannel.connect(to: listener.endpoint, deadline: after(.seconds(60)))
         let silent = try listener.accept(deadline: after(.seconds(60)))
         defer { silent.close() }
-        let client = BackgroundThread { try TLSChannel.client(over: socket, key: SyncKey.generate(), deadline: after(.milliseconds(200))) }
+        let client = BackgroundThread {
+            socket.adoptOnCurrentThread()
+            let channel = try TLSChannel.client(over: socket, key: SyncKey.generate(), deadline: after(.milliseconds(200)))
+            channel.close()
+        }
         #expect(throws: TransportError.timedOut(waitingFor: "the TLS handshake with \(listener.endpoint)")) {
             try client.join("the handshake gave up", timeout: .seconds(30))
         }
@@ -94,15 +103,17 @@ import TestTraits
     @Test func decryptedBytesNotYetReadCountAsReadableAndTheWakeDescriptorStillWakes() throws {
         let key = SyncKey.generate()
         let listener = try Listener(listeningOn: .tcp(host: "127.0.0.1", port: 0))
-        defer { listener.close() }
+        let endpoint = listener.endpoint
         let server = BackgroundThread {
+            listener.adoptOnCurrentThread()
+            defer { listener.close() }
             let socket = try listener.accept(deadline: after(.seconds(60)))
             let channel = try TLSChannel.server(over: socket, key: key, deadline: after(.seconds(60)))
             defer { channel.close() }
             try channel.write(Array(0..<100), deadline: after(.seconds(60)))
             return try channel.read(exactly: 1, deadline: after(.seconds(60))).count
         }
-        let socket = try SocketChannel.connect(to: listener.endpoint, deadline: after(.seconds(60)))
+        let socket = try SocketChannel.connect(to: endpoint, deadline: after(.seconds(60)))
         let client = try TLSChannel.client(over: socket, key: key, deadline: after(.seconds(60)))
         defer { client.close() }
         var wake: [Int32] = [-1, -1]
@@ -125,15 +136,17 @@ import TestTraits
     @Test func theServerClosingReadsAsTheEndOfTheStream() throws {
         let key = SyncKey.generate()
         let listener = try Listener(listeningOn: .tcp(host: "127.0.0.1", port: 0))
-        defer { listener.close() }
+        let endpoint = listener.endpoint
         let server = BackgroundThread {
+            listener.adoptOnCurrentThread()
+            defer { listener.close() }
             let socket = try listener.accept(deadline: after(.seconds(60)))
             let channel = try TLSChannel.server(over: socket, key: key, deadline: after(.seconds(60)))
             try channel.write(Array("bye".utf8), deadline: after(.seconds(60)))
             channel.close()
             return 0
         }
-        let socket = try SocketChannel.connect(to: listener.endpoint, deadline: after(.seconds(60)))
+        let socket = try SocketChannel.connect(to: endpoint, deadline: after(.seconds(60)))
         let client = try TLSChannel.client(over: socket, key: key, deadline: after(.seconds(60)))
         defer { client.close() }
         #expect(try client.read(exactly: 10, deadline: after(.seconds(60))) == Array("bye".utf8))

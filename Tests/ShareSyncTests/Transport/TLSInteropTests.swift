@@ -61,12 +61,14 @@ import TestTraits
         let directory = TemporaryDirectory("tls")
         let (key, hex) = try keyAndHex(in: directory)
         let listener = try Listener(listeningOn: .tcp(host: "127.0.0.1", port: 0))
-        defer { listener.close() }
         guard case .tcp(_, let port) = listener.endpoint else {
             Issue.record("a tcp listener reports \(listener.endpoint)")
+            listener.close()
             return
         }
         let server = BackgroundThread {
+            listener.adoptOnCurrentThread()
+            defer { listener.close() }
             let socket = try listener.accept(deadline: after(.seconds(60)))
             let channel = try TLSChannel.server(over: socket, key: key, deadline: after(.seconds(60)))
             defer { channel.close() }
@@ -86,12 +88,14 @@ import TestTraits
         let directory = TemporaryDirectory("tls")
         let (key, _) = try keyAndHex(in: directory)
         let listener = try Listener(listeningOn: .tcp(host: "127.0.0.1", port: 0))
-        defer { listener.close() }
         guard case .tcp(_, let port) = listener.endpoint else {
             Issue.record("a tcp listener reports \(listener.endpoint)")
+            listener.close()
             return
         }
         let server = BackgroundThread {
+            listener.adoptOnCurrentThread()
+            defer { listener.close() }
             let socket = try listener.accept(deadline: after(.seconds(60)))
             return try TLSChannel.server(over: socket, key: key, deadline: after(.seconds(60))).description
         }

@@ -23,8 +23,9 @@ import TestTraits
         let directory = TemporaryDirectory("sync")
         let endpoint = Endpoint.unix(path: directory.appending("echo.sock"))
         let listener = try Listener(listeningOn: endpoint)
-        defer { listener.close() }
         let server = BackgroundThread {
+            listener.adoptOnCurrentThread()
+            defer { listener.close() }
             let channel = try listener.accept(deadline: after(.seconds(60)))
             defer { channel.close() }
             return try channel.echoUntilClosed(deadline: after(.seconds(60)))
