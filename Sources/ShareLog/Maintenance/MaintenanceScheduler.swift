@@ -24,7 +24,6 @@ public final class MaintenanceScheduler: Sendable {
     private struct State {
         var started = false
         var stopping = false
-        var runRequested = false
         var finished = false
     }
 
@@ -56,11 +55,6 @@ public final class MaintenanceScheduler: Sendable {
         thread.start()
     }
 
-    /// Runs a pass now, without waiting for the interval to end.
-    public func runNow() {
-        state.withLock { $0.runRequested = true }
-    }
-
     /// Ends the thread once its pass in progress ends, and waits for that.
     /// Idempotent; returns at once if the scheduler never started.
     public func stop() {
@@ -86,18 +80,10 @@ public final class MaintenanceScheduler: Sendable {
             }
             if case .success(let report) = outcome, report.trim != nil { lastTrim = .now }
             onPass(outcome)
-            let next = ContinuousClock.now + schedule.sweepInterval
-            let stopping = state.wait(
-                until: { state -> Bool? in
-                    if state.stopping { return true }
-                    if state.runRequested {
-                        state.runRequested = false
-                        return false
-                    }
-                    return nil
-                }, deadline: next) ?? false
+            let stopping = state.wait(until: { $0.stopping ? true : nil }, deadline: .now + schedule.sweepInterval) ?? false
             if stopping {
-                // Dropping the lock here, not when the thread's locals go.
+                // Released before `finished` is set, so that `stop()`
+                // returns with the lock free for another maintainer.
                 lock = nil
                 return
             }

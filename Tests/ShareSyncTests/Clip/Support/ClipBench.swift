@@ -57,10 +57,12 @@ final class ClipBench {
 
     /// Starts `sharelog serve` on the main store at `now`, on `socket`
     /// (stopping the server it ran before); returns the `--connect` argument.
+    /// It does not maintain the store (`--maintenance off`): these tests
+    /// sweep main, or leave a share ended but unswept, themselves.
     @discardableResult
     func serve(at now: String) throws -> String {
         try stopServer()
-        let started = try ServeProcess(main(at: now), socket: socket)
+        let started = try ServeProcess(main(at: now), socket: socket, extra: ["--maintenance", "off"])
         server = started
         return started.endpoint
     }
