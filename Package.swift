@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "LMDB", targets: ["LMDB"]),
         .library(name: "LMDBScrub", targets: ["LMDBScrub"]),
         .library(name: "ShareClip", targets: ["ShareClip"]),
+        .library(name: "ShareMetrics", targets: ["ShareMetrics"]),
         .library(name: "ShareLog", targets: ["ShareLog"]),
         .library(name: "ShareSync", targets: ["ShareSync"]),
         .library(name: "ShareHTTP", targets: ["ShareHTTP"]),
@@ -63,6 +64,10 @@ let package = Package(
         // Duration's units, CRC-32, an owned file descriptor, secret bytes,
         // the owning thread and the handoff of a value that is not Sendable).
         .target(name: "SharePrimitives", dependencies: ["CZlib"]),
+        // Metrics in Prometheus's text exposition format: counters, gauges,
+        // histograms and their registry. Pure Swift; each library counts its
+        // own into it, and `sharelog` serves it (docs/OPERATIONS.md).
+        .target(name: "ShareMetrics", dependencies: ["SharePrimitives"]),
         // The safe Swift wrapper: environment, transactions, databases, cursors, errors.
         .target(name: "LMDB", dependencies: ["CLMDB", "SharePrimitives"]),
         // Secure delete for data.mdb: walks LMDB's on-disk pages and zeroes
@@ -73,20 +78,20 @@ let package = Package(
         // vCard validation, preview and photo decoding. Pure code, no LMDB.
         .target(name: "ShareClip"),
         // The engine: events, log, projections, expiry, compaction, verify.
-        .target(name: "ShareLog", dependencies: ["SharePrimitives", "LMDB", "LMDBScrub", "CFutex", "ShareClip"]),
+        .target(name: "ShareLog", dependencies: ["SharePrimitives", "ShareMetrics", "LMDB", "LMDBScrub", "CFutex", "ShareClip"]),
         // Sync (docs/SYNC.md): wire frames, session state machines,
         // transports (Unix sockets, TCP with TLS 1.3, stdio), the server,
         // and the relay over NATS JetStream.
-        .target(name: "ShareSync", dependencies: ["SharePrimitives", "ShareLog", "ShareClip", "COpenSSL", "CNATS"]),
+        .target(name: "ShareSync", dependencies: ["SharePrimitives", "ShareMetrics", "ShareLog", "ShareClip", "COpenSSL", "CNATS"]),
         // The link's domain over HTTP (docs/HTTP.md): the pure request
         // handler (routes, negotiation, cache policy, rendering, limits),
         // the libmicrohttpd server around it, and the clip's libcurl fetch.
-        .target(name: "ShareHTTP", dependencies: ["SharePrimitives", "ShareLog", "ShareSync", "ShareClip", "COpenSSL", "CMicroHTTPD", "CCurl"]),
+        .target(name: "ShareHTTP", dependencies: ["SharePrimitives", "ShareMetrics", "ShareLog", "ShareSync", "ShareClip", "COpenSSL", "CMicroHTTPD", "CCurl"]),
         // Deterministic sample business cards for the demo, the benchmark
         // and the tests. Not a product: no library's public API holds them.
         .target(name: "SampleCards"),
         // The command-line tool: parses arguments, calls ShareLog, prints.
-        .executableTarget(name: "sharelog", dependencies: ["SharePrimitives", "ShareLog", "ShareSync", "ShareHTTP", "ShareClip", "SampleCards"]),
+        .executableTarget(name: "sharelog", dependencies: ["SharePrimitives", "ShareMetrics", "ShareLog", "ShareSync", "ShareHTTP", "ShareClip", "SampleCards"]),
 
         // A separate process for the multi-process tests (stale readers, foreign
         // growth, concurrent readers, fork). Not a product: tests spawn it.
@@ -107,9 +112,10 @@ let package = Package(
         // which the benchmark links into a static build without Testing).
         .target(name: "TestTraits", path: "Tests/TestTraits"),
         .testTarget(name: "SharePrimitivesTests", dependencies: ["SharePrimitives", "TestSupport"]),
+        .testTarget(name: "ShareMetricsTests", dependencies: ["ShareMetrics", "TestSupport", "TestTraits"]),
         .testTarget(name: "LMDBTests", dependencies: ["SharePrimitives", "LMDB", "LMDBScrub", "lmdb-probe", "lmdb-peer", "TestSupport", "TestTraits"]),
         .testTarget(name: "ShareSyncTests", dependencies: ["SharePrimitives", "ShareSync", "ShareLog", "SampleCards", "TestSupport", "TestTraits", "sharelog"]),
-        .testTarget(name: "ShareHTTPTests", dependencies: ["ShareHTTP", "ShareSync", "ShareLog", "ShareClip", "SampleCards", "TestSupport", "TestTraits", "sharelog"]),
+        .testTarget(name: "ShareHTTPTests", dependencies: ["ShareHTTP", "ShareMetrics", "SharePrimitives", "ShareSync", "ShareLog", "ShareClip", "SampleCards", "TestSupport", "TestTraits", "sharelog"]),
         .testTarget(name: "ShareClipTests", dependencies: ["ShareClip", "SampleCards", "TestSupport", "TestTraits"]),
         .testTarget(
             name: "ShareLogTests", dependencies: ["SharePrimitives", "ShareLog", "ShareClip", "SampleCards", "FormatReference", "TestSupport", "TestTraits", "sharelog"]),

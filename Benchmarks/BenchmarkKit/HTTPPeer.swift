@@ -52,7 +52,7 @@ public enum HTTPPeer {
             let log = open(accessLog, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
             guard log >= 0 else { return (1, "cannot open \(accessLog): \(String(cString: strerror(errno)))") }
             let running = try HTTPServer(
-                gateway: Gateway(source: store, configuration: gateway, clock: FixedClock(Timestamp(milliseconds: now))),
+                serving: Gateway(source: store, configuration: gateway, clock: FixedClock(Timestamp(milliseconds: now))),
                 configuration: server,
                 log: { line in
                     let bytes = Array("sharelog: \(line)\n".utf8)

@@ -32,11 +32,13 @@ struct MaintenanceOptions {
     /// first pass that found another process maintaining, and the pass
     /// that took over from it (not every skipped pass: a gateway beside a
     /// server on one store would say so once a minute). Nil when
-    /// maintenance is off. Stop it before closing the store.
-    func start(_ store: ShareStore, log: @escaping @Sendable (String) -> Void) -> MaintenanceScheduler? {
+    /// maintenance is off. Each pass is counted in `metrics`, when given.
+    /// Stop it before closing the store.
+    func start(_ store: ShareStore, metrics: MaintenanceMetrics?, log: @escaping @Sendable (String) -> Void) -> MaintenanceScheduler? {
         guard let schedule else { return nil }
         let skipping = Locked(false)
         let scheduler = MaintenanceScheduler(store: store, schedule: schedule) { outcome in
+            metrics?.record(outcome, now: store.clock.now())
             switch outcome {
             case .success(let report):
                 let wasSkipping = skipping.withLock { wasSkipping in
@@ -51,10 +53,13 @@ struct MaintenanceOptions {
                     log("\(report)")
                 }
             case .failure(let error):
-                log("maintenance failed: \(error); trying again at the next pass")
+                log(Self.failureLine(error))
             }
         }
         scheduler.start()
         return scheduler
     }
+
+    /// The log line of a pass that failed.
+    static func failureLine(_ error: ShareLogError) -> String { "maintenance failed: \(error); trying again at the next pass" }
 }

@@ -16,7 +16,7 @@ import ShareLog
 /// Thread-safe: the handler holds no mutable state but its limiters and
 /// log tagger, which lock. Cost of a share request: one read transaction
 /// (two for the events form), plus rendering.
-public final class Gateway: Sendable {
+public final class Gateway: HTTPResponder {
     public let configuration: GatewayConfiguration
     let source: any ShareSource
     /// The time answers are dated by, and shares are live or ended by.
@@ -30,17 +30,21 @@ public final class Gateway: Sendable {
     let requestLimiter: RateLimiter?
     let missLimiter: RateLimiter?
     let tagger = RecordNameTagger()
+    /// Where answers are counted, when the process exposes metrics.
+    let metrics: GatewayMetrics?
 
     /// - Parameters:
     ///   - clock: dates the answers and decides which shares are live.
     ///   - limitClock: the rate limits' time; monotonic by default, so a
     ///     wall clock that is fixed (`--now`) or set back does not freeze
     ///     or stretch anyone's allowance.
+    ///   - metrics: counts each answer (`answered`).
     public init(
         source: any ShareSource, configuration: GatewayConfiguration, clock: any WallClock = SystemClock(),
-        limitClock: any WallClock = MonotonicClock()
+        limitClock: any WallClock = MonotonicClock(), metrics: GatewayMetrics? = nil
     ) {
         self.source = source
+        self.metrics = metrics
         self.configuration = configuration
         self.clock = clock
         self.limitClock = limitClock
@@ -64,6 +68,15 @@ public final class Gateway: Sendable {
         if response.status.isClientError { fields += CachePolicy.noStore }
         response.headers = fields + response.headers
         return response
+    }
+
+    /// Counts the answer in the metrics, when there are any, and gives its
+    /// access log line, with the inside failure of a 500.
+    public func answered(_ request: GatewayRequest, _ response: GatewayResponse, microseconds: Int64) -> String? {
+        metrics?.answered(response, seconds: Double(microseconds) / 1_000_000)
+        let line = logLine(request, response, microseconds: microseconds).description
+        guard let failure = response.failure else { return line }
+        return line + " error=" + String(failure.unicodeScalars.map { $0.value < 0x20 ? " " : Character($0) }).debugDescription
     }
 
     /// The access log's line for an answer that took `microseconds`.

@@ -31,9 +31,13 @@ public final class HTTPServer: Sendable {
     private let logger: UInt
     private let stopped = Locked(false)
 
-    /// Starts serving `gateway` as `configuration` says; `log` receives each
-    /// access log line and libmicrohttpd's own messages.
-    public init(gateway: Gateway, configuration: HTTPServerConfiguration, log: @escaping @Sendable (String) -> Void) throws(HTTPServerError) {
+    /// Starts serving `responder` (a `Gateway`, or a `MetricsEndpoint`) as
+    /// `configuration` says; `log` receives each line the responder gives
+    /// for an answer (the gateway's access log) and libmicrohttpd's own
+    /// messages.
+    public init(serving responder: any HTTPResponder, configuration: HTTPServerConfiguration, log: @escaping @Sendable (String) -> Void)
+        throws(HTTPServerError)
+    {
         switch configuration.endpoint {
         case .tcp, .unix: break
         default: throw .unsupportedEndpoint(configuration.endpoint)
@@ -42,7 +46,7 @@ public final class HTTPServer: Sendable {
         let listener: Listener
         do { listener = try Listener(listeningOn: configuration.endpoint, backlog: 1024) } catch { throw .listen(error) }
         endpoint = listener.endpoint
-        core = ServerCore(gateway: gateway, log: log, headerTimeout: configuration.headerTimeout)
+        core = ServerCore(responder: responder, log: log, headerTimeout: configuration.headerTimeout)
         Self.raiseDescriptorLimit(for: configuration.maxConnections)
 
         var strings: [UnsafeMutablePointer<CChar>] = []

@@ -94,13 +94,12 @@ enum HTTPServerCallbacks {
             headerBytes: sharelog_mhd_header_size(connection),
             client: clientAddress(connection))
         let started = MonotonicTime.microseconds
-        var response = core.gateway.respond(to: request)
+        var response = core.responder.respond(to: request)
         let elapsed = MonotonicTime.microseconds - started
         if core.stopping.load(ordering: .relaxed) { response.headers.append(HTTPHeader("Connection", "close")) }
         let queued = queue(response, on: connection)
         core.answered.add(1, ordering: .relaxed)
-        let line = core.gateway.logLine(request, response, microseconds: elapsed)
-        core.log(line.description + (response.failure.map { " error=\(String($0.unicodeScalars.map { $0.value < 0x20 ? " " : Character($0) }).debugDescription)" } ?? ""))
+        if let line = core.responder.answered(request, response, microseconds: elapsed) { core.log(line) }
         return queued
     }
 

@@ -1,10 +1,10 @@
 import Synchronization
 
 /// What libmicrohttpd's callbacks reach through their `cls` pointer: the
-/// gateway, the log, the connection watch and the counters. Owned by the
+/// responder, the log, the connection watch and the counters. Owned by the
 /// `HTTPServer`, which outlives the daemon that calls into it.
 final class ServerCore: Sendable {
-    let gateway: Gateway
+    let responder: any HTTPResponder
     let log: @Sendable (String) -> Void
     let watch: ConnectionWatch
     /// Requests whose handler has run and whose answer is not yet done.
@@ -17,8 +17,8 @@ final class ServerCore: Sendable {
     /// Set by `stop()`: answers from then on close their connection.
     let stopping = Atomic<Bool>(false)
 
-    init(gateway: Gateway, log: @escaping @Sendable (String) -> Void, headerTimeout: Duration) {
-        self.gateway = gateway
+    init(responder: any HTTPResponder, log: @escaping @Sendable (String) -> Void, headerTimeout: Duration) {
+        self.responder = responder
         self.log = log
         watch = ConnectionWatch(timeout: headerTimeout)
     }

@@ -13,6 +13,13 @@ import SharePrimitives
 /// nothing to clean up, and the next one simply takes the lock. The file
 /// itself stays, empty; only the lock on it means anything.
 ///
+/// A child process shares its parent's open files from `fork` (or
+/// `posix_spawn`) until it execs, when `O_CLOEXEC` closes them; so a
+/// child being spawned by another thread keeps the lock held for that
+/// moment after its holder released it. A `fcntl` lock would not be
+/// inherited, but would not exclude a second holder in the same process
+/// either, which is what keeps a scheduler and `maintain` apart.
+///
 /// The file is one of the store's sidecars (`StoreSidecars`): an open for
 /// writing makes it, before it records the store's home, because making a
 /// file changes the directory's ctime, which the home includes. Made

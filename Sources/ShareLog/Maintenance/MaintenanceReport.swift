@@ -12,6 +12,10 @@ public struct MaintenanceReport: Hashable, Sendable, CustomStringConvertible {
     public var compaction: CompactionReport?
     /// The trim's work, when the pass trimmed.
     public var trim: TrimReport?
+    /// How long the sweep took, on the monotonic clock.
+    public var sweepDuration: Duration = .zero
+    /// How long the compaction took, scrub included, when one ran.
+    public var compactionDuration: Duration?
 
     public init(at: Timestamp, ran: Bool) {
         self.at = at

@@ -35,9 +35,13 @@ extension ShareStore {
     /// One pass of `maintain`, its caller holding the maintenance lock.
     func maintenancePass(at now: Timestamp, trimming: Bool, schedule: MaintenanceSchedule) throws(ShareLogError) -> MaintenanceReport {
         var report = MaintenanceReport(at: now, ran: true)
+        let sweepStart = ContinuousClock.now
         report.sweep = try sweep(at: now, batchSize: schedule.sweepBatch, progress: nil, cancellation: nil)
+        report.sweepDuration = .now - sweepStart
         if try hasPendingRedactions() {
+            let compactionStart = ContinuousClock.now
             report.compaction = try compact(batchSize: schedule.compactionBatch, progress: nil, cancellation: nil)
+            report.compactionDuration = .now - compactionStart
         }
         if trimming { report.trim = try trim(at: now) }
         return report

@@ -21,7 +21,9 @@ extension ShareStore {
                 pendingRedactions: try txn.count(in: schema.pendingRedactions),
                 fileBytes: fileBytes,
                 usedBytes: (info.lastPage + 1) * pageSize,
-                mapBytes: info.mapSize)
+                mapBytes: info.mapSize,
+                readerSlotsUsed: info.readersUsed,
+                readerSlots: info.maxReaders)
         }
     }
 

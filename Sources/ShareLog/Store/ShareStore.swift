@@ -37,7 +37,9 @@ public final class ShareStore: Sendable {
     let highWaterRaise = Locked(())
     let environment: Environment
     let schema: Schema
-    let clock: any WallClock
+    /// The store's time (`Options.clock`): what decides which shares are
+    /// due, and what maintenance and its metrics are stamped with.
+    public let clock: any WallClock
     let commitFeed = CommitFeed()
     /// Nil when `commit.signal` is missing or cannot be mapped (a read-only
     /// open of a store an older build made): commits then go unannounced

@@ -20,4 +20,9 @@ public struct StoreStats: Sendable, Hashable {
     public let usedBytes: Int
     /// The current LMDB map size.
     public let mapBytes: Int
+    /// Slots of LMDB's reader table taken so far, by any process (a slot
+    /// freed by its thread's end is reused, and the count never falls).
+    public let readerSlotsUsed: Int
+    /// The reader table's size: readers beyond it get `MDB_READERS_FULL`.
+    public let readerSlots: Int
 }

@@ -59,7 +59,8 @@ public final class StreamRelay: Sendable {
     }
 
     /// Relays until `context` stops. `log` gets one line per notable
-    /// moment (caught up, a retry, a snapshot).
+    /// moment (caught up, a retry, a snapshot); `ready` is called once,
+    /// when the relay has caught up with the stream and starts publishing.
     ///
     /// - Throws: `RelayFailure`, the only error: `.stream` while setting up
     ///   the stream (a JetStream that does not answer in time is waited out
@@ -68,7 +69,7 @@ public final class StreamRelay: Sendable {
     ///   `.store` from the store, `.sync` from a snapshot pull or when the
     ///   store's commits cannot be watched, `.key` when the stream key file
     ///   cannot be advanced, and the relay's own refusals.
-    public func run(context: SessionContext, log: @escaping @Sendable (String) -> Void = { _ in }) throws(RelayFailure) {
+    public func run(context: SessionContext, log: @escaping @Sendable (String) -> Void = { _ in }, ready: () -> Void = {}) throws(RelayFailure) {
         let info = try ensureStreamPatiently(context: context, log: log)
         let identity = RelayStreamIdentity(stream: info)
         let codec = RelayCodec(prefix: options.stream.subjectPrefix, keyring: keyring)
@@ -77,6 +78,7 @@ public final class StreamRelay: Sendable {
             statistics: statistics, clock: options.clock)
         try catchUp(consumer, identity: identity, context: context, log: log)
         log("caught up with stream \(options.stream.name) at sequence \(consumer.position); publishing")
+        ready()
         // The watch's own failure and the relay's are told apart: the
         // relay's rides out of the watch as a value.
         let outcome: Result<Void, RelayFailure>

@@ -22,18 +22,19 @@ struct ServerSession {
         do {
             let peer = try HandshakeExchange.server(handshake, over: messages, store: store, deadline: started + configuration.options.handshakeTimeout)
             return runSession(messages, peer: peer, peerText: "\(channel)", serving: nil, wake: try context.registeredSignal(), acceptedAt: started)
+                .logLine
         } catch {
             return "session \(channel): closed: \(error)"
         }
     }
 
     /// Runs an admitted session to its end with its wake-up signal `wake`
-    /// (made before it was admitted), closes its channel and returns its
-    /// log line.
+    /// (made before it was admitted), closes its channel and says how it
+    /// ended.
     func run(
         _ messages: MessageChannel, peer: EstablishedPeer, peerText: String, serving clips: ClipServer, wake: WakeSignal,
         acceptedAt: ContinuousClock.Instant
-    ) -> String {
+    ) -> SessionEnd {
         defer { messages.channel.close() }
         context.register(wake)
         return runSession(messages, peer: peer, peerText: peerText, serving: clips, wake: wake, acceptedAt: acceptedAt)
@@ -44,29 +45,14 @@ struct ServerSession {
     private func runSession(
         _ messages: MessageChannel, peer: EstablishedPeer, peerText: String, serving clips: ClipServer?, wake: WakeSignal,
         acceptedAt started: ContinuousClock.Instant
-    ) -> String {
+    ) -> SessionEnd {
         defer { context.release(wake) }
-        let peerText = "\(peerText) \(peer.role) \(peer.replica)"
-        do throws(SyncFailure) {
+        let outcome = Result { () throws(SyncFailure) in
             let runner = try SessionRunner(
                 store: store, messages: messages, peer: peer, isClient: false, options: configuration.options, wake: wake, context: context,
                 serving: clips)
-            let summary = try runner.run()
-            return "session \(peerText): \(Self.directions(peer)): ended well; " + Self.figures(summary, since: started)
-        } catch {
-            return "session \(peerText): closed: \(error)"
+            return try runner.run()
         }
-    }
-
-    private static func directions(_ peer: EstablishedPeer) -> String {
-        guard peer.role == .main else { return "fetch" }
-        let ways = [(SyncDirections.pull, "pull"), (.push, "push"), (.follow, "follow")].filter { peer.directions.contains($0.0) }.map(\.1)
-        return ways.isEmpty ? "nothing" : ways.joined(separator: "+")
-    }
-
-    static func figures(_ summary: SyncSummary, since start: ContinuousClock.Instant) -> String {
-        let milliseconds = (ContinuousClock.now - start).wholeMilliseconds
-        return "received \(summary.eventsReceived) events (\(summary.eventsApplied) new), sent \(summary.eventsSent), "
-            + "\(summary.bytesIn) bytes in, \(summary.bytesOut) out, \(milliseconds) ms"
+        return SessionEnd(peerText: "\(peerText) \(peer.role) \(peer.replica)", peer: peer, outcome: outcome, duration: .now - started)
     }
 }

@@ -136,6 +136,7 @@ public final class SyncServer: Sendable {
                 let reason = "\(vestibule.capacity) connections that have not finished their handshake are waiting, the most this server holds; "
                     + "this one had waited longest (a flood of connections that say nothing?)"
                 configuration.log("session \(displaced.peer): closed: dropped before its handshake ended: \(reason)")
+                configuration.metrics?.refusedAtHandshake()
                 displaced.close()
             }
             step(arrival, in: &vestibule, context: context, group: group)
@@ -154,6 +155,7 @@ public final class SyncServer: Sendable {
         case .busy(let role):
             vestibule.remove(arrival)
             configuration.log("session \(arrival.peer): refused: busy (\(places.pool(role)))")
+            configuration.metrics?.refusedBusy()
             arrival.close()
         case .failed(let failure):
             vestibule.remove(arrival)
@@ -182,6 +184,7 @@ public final class SyncServer: Sendable {
     /// Closes an arrival that never got a session, with its log line.
     private func drop(_ arrival: Arrival, because failure: SyncFailure) {
         configuration.log("session \(arrival.peer): closed: \(failure)")
+        configuration.metrics?.refusedAtHandshake()
         arrival.close()
     }
 
@@ -194,16 +197,20 @@ public final class SyncServer: Sendable {
         let session = ServerSession(store: store, configuration: configuration, context: context)
         let clips = ClipServer(options: configuration.options, throttle: throttle, client: arrival.client)
         let log = configuration.log
+        let metrics = configuration.metrics
         let places = places
         let acceptedAt = arrival.acceptedAt
         let peerText = arrival.peer
         let handoff = Handoff(messages)
+        metrics?.started(peer.role)
         group.enter()
         let thread = Thread {
             let messages = handoff.take()
             messages.adoptOnCurrentThread()
-            log(session.run(messages, peer: peer, peerText: peerText, serving: clips, wake: wake, acceptedAt: acceptedAt))
+            let end = session.run(messages, peer: peer, peerText: peerText, serving: clips, wake: wake, acceptedAt: acceptedAt)
             places.release(peer.role)
+            metrics?.ended(end)
+            log(end.logLine)
             group.leave()
         }
         thread.name = "sharelog-sync-session"

@@ -24,6 +24,9 @@ public struct SyncServerConfiguration: Sendable {
     /// block (`LogQueue` is a log that never does). Peer text in a line is
     /// quoted and cut.
     public var log: @Sendable (String) -> Void = { _ in }
+    /// Where the server counts its sessions, when its process exposes
+    /// metrics (docs/OPERATIONS.md "Metrics").
+    public var metrics: SyncServerMetrics?
 
     public init(endpoint: Endpoint) { self.endpoint = endpoint }
 }

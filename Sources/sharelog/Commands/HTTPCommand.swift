@@ -9,7 +9,8 @@ struct HTTPCommand: Command {
     static let synopsis = """
         http [--listen tcp:HOST:PORT|unix:PATH] [--cert F --key F] [--app-id TEAMID.BUNDLE.Clip ...] [--full-app-id TEAMID.BUNDLE ...] \
         [--app-store-id N] [--max-connections 1024] [--max-per-address 16] [--threads 2] [--trusted-proxy ADDRESS ...] \
-        [--header-timeout 10] [--request-limit 100,20ms] [--miss-limit 20,20s] [--no-rate-limit] [--maintenance on|off] [--maintenance-every 60]
+        [--header-timeout 10] [--request-limit 100,20ms] [--miss-limit 20,20s] [--no-rate-limit] [--maintenance on|off] [--maintenance-every 60] \
+        [--metrics tcp:HOST:PORT|unix:PATH]
         """
     static let summary = "Serve the store's share links over HTTP(S) to App Clips, browsers and Apple's CDN until SIGINT or SIGTERM; one log line per request on stderr."
 
@@ -28,7 +29,7 @@ struct HTTPCommand: Command {
         .value("request-limit", "100,20ms", "requests per client address: a burst, then one per interval"),
         .value("miss-limit", "20,20s", "unknown ids per client address: a burst, then one per interval"),
         .flag("no-rate-limit", "turn both rate limits off (benchmarks, trusted networks)"),
-    ] + MaintenanceOptions.options
+    ] + MaintenanceOptions.options + MetricsOptions.options
 
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         let listen = try arguments.option("listen") ?? "tcp:127.0.0.1:8080"
@@ -69,6 +70,7 @@ struct HTTPCommand: Command {
         if let threads = try arguments.integer("threads", in: 1...256) { server.threads = threads }
         if let seconds = try arguments.integer("header-timeout", in: 1...3600) { server.headerTimeout = .seconds(seconds) }
         let maintenance = try MaintenanceOptions(&arguments)
+        let metricsOptions = try MetricsOptions(&arguments)
         try arguments.finish()
         switch (certificate, key) {
         case (nil, nil): break
@@ -83,10 +85,13 @@ struct HTTPCommand: Command {
         if gateway.clipAppIDs.isEmpty && gateway.fullAppIDs.isEmpty {
             logLine("warning: no --app-id or --full-app-id: /.well-known/apple-app-site-association answers 404, so iOS will not open the App Clip from this domain's links")
         }
+        let metrics = try metricsOptions.start(store)
+        defer { metrics?.stop() }
         let running: HTTPServer
         do {
-            running = try HTTPServer(
-                gateway: Gateway(source: store, configuration: gateway, clock: context.clock), configuration: server, log: AccessLog.write)
+            let handler = Gateway(
+                source: store, configuration: gateway, clock: context.clock, metrics: metrics.map { GatewayMetrics(registry: $0.registry) })
+            running = try HTTPServer(serving: handler, configuration: server, log: AccessLog.write)
         } catch HTTPServerError.start(let reason) where server.tls != nil {
             throw CLIError.invalidInput("--cert/--key: libmicrohttpd could not start with them (\(reason)); give a PEM certificate chain and its PEM private key")
         } catch {
@@ -96,11 +101,13 @@ struct HTTPCommand: Command {
         let base: String
         if case .tcp(let host, let port) = running.endpoint { base = "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)" } else { base = "\(scheme)+unix" }
         logLine("http: serving \(context.storePath) at \(base) on \(running.endpoint)")
-        let maintainer = maintenance.start(store) { logLine($0) }
+        let maintainer = maintenance.start(store, metrics: metrics?.maintenance) { logLine($0) }
         defer { maintainer?.stop() }
+        metrics?.endpoint.set(.ready)
 
         let stop = DispatchSemaphore(value: 0)
         StopSignals.install { number in
+            metrics?.endpoint.set(.stopping)
             logLine("signal \(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping; new connections are refused, answers in flight finish")
             stop.signal()
         }

@@ -48,7 +48,7 @@ struct MaintainCommand: Command {
         let scheduler = MaintenanceScheduler(store: store, schedule: schedule) { outcome in
             switch outcome {
             case .success(let report): logLine("\(report)")
-            case .failure(let error): logLine("maintenance failed: \(error); trying again at the next pass")
+            case .failure(let error): logLine(MaintenanceOptions.failureLine(error))
             }
         }
         scheduler.start()

@@ -8,7 +8,7 @@ struct RelayCommand: Command {
     static let name = "relay"
     static let synopsis =
         "relay --nats URL[,URL…] --stream-key F [--stream SHARELOG] [--subject-prefix shares] [--replicas 3] [--creds F | --tls-ca F [--tls-cert F --tls-key F]] [--snapshot-from unix:PATH|tcp:HOST:PORT [--key-file F]] "
-        + "[--maintenance on|off] [--maintenance-every 60]"
+        + "[--maintenance on|off] [--maintenance-every 60] [--metrics tcp:HOST:PORT|unix:PATH]"
     static let summary =
         "Relay the store through a NATS JetStream stream until SIGINT or SIGTERM: publish its own events, apply every other replica's."
 
@@ -30,7 +30,7 @@ struct RelayCommand: Command {
         .value("tls-key", "F", "the client certificate's key (PEM)"),
         .value("snapshot-from", "ENDPOINT", "a sync server to take a snapshot from when the stream lost messages"),
         .value("key-file", "F", "the sync key for --snapshot-from"),
-    ] + MaintenanceOptions.options
+    ] + MaintenanceOptions.options + MetricsOptions.options
 
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         guard let urls = try arguments.option("nats") else {
@@ -64,6 +64,7 @@ struct RelayCommand: Command {
             options.snapshotFrom = request
         }
         let maintenance = try MaintenanceOptions(&arguments)
+        let metricsOptions = try MetricsOptions(&arguments)
         try arguments.finish()
         let keyring: StreamKeyring
         do { keyring = try StreamKeyring(path: keyPath, now: context.clock.now()) } catch { throw CLIError.invalidInput("--stream-key: \(error)") }
@@ -80,15 +81,21 @@ struct RelayCommand: Command {
         let store = try context.openStore(creatingIfMissing: true)
         defer { store.close() }
         let relay = StreamRelay(store: store, connection: connection, keyring: keyring, options: options)
+        let metrics = try metricsOptions.start(store)
+        defer { metrics?.stop() }
+        if let metrics { RelayMetrics.register(relay.statistics, in: metrics.registry) }
         let sessions = SessionContext()
-        StopSignals.install(sessions) { number in logLine("signal \(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping") }
+        StopSignals.install(sessions) { number in
+            metrics?.endpoint.set(.stopping)
+            logLine("signal \(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping")
+        }
         let started = ContinuousClock.now
         let reporter = RelayReporter(statistics: relay.statistics, context: sessions)
         defer { reporter.stop() }
-        let maintainer = maintenance.start(store) { logLine($0) }
+        let maintainer = maintenance.start(store, metrics: metrics?.maintenance) { logLine($0) }
         defer { maintainer?.stop() }
         do {
-            try relay.run(context: sessions) { logLine($0) }
+            try relay.run(context: sessions, log: { logLine($0) }, ready: { metrics?.endpoint.set(.ready) })
         } catch {
             switch error {
             case .snapshotRequired:

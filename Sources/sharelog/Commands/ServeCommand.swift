@@ -5,7 +5,7 @@ struct ServeCommand: Command {
     static let name = "serve"
     static let synopsis =
         "serve --listen unix:PATH|tcp:HOST:PORT | --stdio [--key-file F] [--max-connections 64] [--max-clip-sessions 16] [--clip-idle-timeout 10] "
-        + "[--max-handshakes 256] [--heartbeat 5] [--peer-timeout 20] [--maintenance on|off] [--maintenance-every 60]"
+        + "[--max-handshakes 256] [--heartbeat 5] [--peer-timeout 20] [--maintenance on|off] [--maintenance-every 60] [--metrics tcp:HOST:PORT|unix:PATH]"
     static let summary = "Serve the store to sync clients until SIGINT or SIGTERM; one log line per session on stderr."
 
     static let options: [OptionSpec] = SyncOptions.options(endpoint: "listen") + [
@@ -14,7 +14,7 @@ struct ServeCommand: Command {
         .value("clip-idle-timeout", "10", "seconds a clip may ask for nothing before its session ends (1 to 3600)"),
         .value("max-handshakes", "256", "connections waiting to finish their handshake (1 to 100000)"),
         .value("handshake-timeout", "5", "seconds a new connection has to finish its handshake (1 to 3600)", hidden: true),
-    ] + MaintenanceOptions.options
+    ] + MaintenanceOptions.options + MetricsOptions.options
 
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
         let sync = try SyncOptions(&arguments, endpointOption: "listen")
@@ -26,7 +26,11 @@ struct ServeCommand: Command {
         // finish its handshake, 5 s by default; the fault tests shorten it.
         let handshakeTimeout = try arguments.integer("handshake-timeout", in: 1...3600)
         let maintenance = try MaintenanceOptions(&arguments)
+        let metricsOptions = try MetricsOptions(&arguments)
         try arguments.finish()
+        if case .stdio = sync.endpoint, metricsOptions.endpoint != nil {
+            throw CLIError.usage("--metrics is for a listening server; a --stdio server lives for one session")
+        }
         let store = try context.openStore(commitWatchFallback: sync.session.heartbeatInterval)
         defer { store.close() }
         var configuration = SyncServerConfiguration(endpoint: sync.endpoint)
@@ -42,9 +46,15 @@ struct ServeCommand: Command {
         let log = LogQueue { logLine($0) }
         defer { log.close() }
         configuration.log = { log.append($0) }
+        let metrics = try metricsOptions.start(store)
+        defer { metrics?.stop() }
+        configuration.metrics = metrics.map { SyncServerMetrics(registry: $0.registry) }
         let server = SyncServer(store: store, configuration: configuration)
         let sessions = SessionContext()
-        StopSignals.install(sessions) { number in log.append("signal \(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping") }
+        StopSignals.install(sessions) { number in
+            metrics?.endpoint.set(.stopping)
+            log.append("signal \(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping")
+        }
         if case .stdio = sync.endpoint {
             log.append(server.serveStdio(context: sessions))
             return ExitCode.success
@@ -52,9 +62,9 @@ struct ServeCommand: Command {
         // A --stdio server lives for one session (ssh starts one per
         // connection): the store's maintainer is the listening server, or
         // 'sharelog maintain'.
-        let maintainer = maintenance.start(store) { log.append($0) }
+        let maintainer = maintenance.start(store, metrics: metrics?.maintenance) { log.append($0) }
         defer { maintainer?.stop() }
-        do { try server.serve(context: sessions) } catch { throw CLIError.failure("\(error)") }
+        do { try server.serve(context: sessions) { _ in metrics?.endpoint.set(.ready) } } catch { throw CLIError.failure("\(error)") }
         return ExitCode.success
     }
 }
