@@ -46,11 +46,15 @@ import TestTraits
         #expect([UInt8](contact) == SampleCard.make(index: 0, photoBytes: 45_000))
         // 5: the follower caught up every creation.
         #expect(report["followerCaughtUp"] as? Int == 20)
-        // 6: eight days on, everything expired and every card was purged.
+        // 6: eight days on, the server's own maintenance expired everything
+        // and purged every card, and its log and its metrics say so.
         let expiry = try #require(report["expiry"] as? [String: Any])
         #expect(expiry["now"] as? String == Self.eightDaysOn)
         #expect(expiry["expired"] as? Int == 20)
         #expect(expiry["redacted"] as? Int == 20)
+        #expect(report["metricsLine"] as? String == "sharelog_maintenance_items_total{item=\"expired\"} 20")
+        let serverLog = try String(contentsOfFile: (folder as NSString).appendingPathComponent("logs/serve.log"), encoding: .utf8)
+        #expect(serverLog.contains("sharelog: maintenance at \(Self.eightDaysOn): expired 20 shares; redacted 20 cards"))
         // 7: the clip and the follower see it.
         #expect(report["clipStatusAfterExpiry"] as? String == "expired")
         #expect(report["followerExpired"] as? Int == 20)

@@ -49,7 +49,7 @@ public final class GatewayClient {
     ///   unreachable, a timeout, a TLS failure, another status or media
     ///   type, or a body that is not share `name`'s events.
     public func fetch(_ name: RecordName, from url: GatewayURL) throws(GatewayClientError) -> GatewayAnswer {
-        let (status, contentType, body) = try perform(url)
+        let (status, contentType, body) = try perform(url, accept: Representation.eventsMediaType)
         guard [200, 404, 410].contains(status), contentType.map(Self.mediaType) == Representation.eventsMediaType else {
             throw .unexpectedStatus(url: url.text, status: status, contentType: contentType)
         }
@@ -64,6 +64,17 @@ public final class GatewayClient {
             guard events.isEmpty else { throw .notTheShare(url: url.text, name: name, reason: "an unknown share with \(events.count) events") }
             return .unknown
         }
+    }
+
+    /// One `GET` of `url` that takes any media type, as an operator's probe
+    /// does (`/metrics`, `/healthz`): its status and body, whatever the
+    /// status.
+    ///
+    /// - Throws: `GatewayClientError` when no answer came (unreachable, a
+    ///   timeout, a TLS failure, a body over `maxBodyBytes`).
+    public func get(_ url: GatewayURL) throws(GatewayClientError) -> (status: Int, body: [UInt8]) {
+        let (status, _, body) = try perform(url, accept: "*/*")
+        return (status, body)
     }
 
     /// The events of `name` in a `records` payload holding exactly its entry.
@@ -92,14 +103,15 @@ public final class GatewayClient {
         return events
     }
 
-    /// One `GET` of `url`: the status, the `Content-Type` if any, and the body.
-    private func perform(_ url: GatewayURL) throws(GatewayClientError) -> (status: Int, contentType: String?, body: [UInt8]) {
+    /// One `GET` of `url` asking for `accept`: the status, the
+    /// `Content-Type` if any, and the body.
+    private func perform(_ url: GatewayURL, accept: String) throws(GatewayClientError) -> (status: Int, contentType: String?, body: [UInt8]) {
         curl_easy_reset(handle)
         let body = ResponseBody(limit: options.maxBodyBytes)
         let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
         errorText.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
         defer { errorText.deallocate() }
-        guard let headers = curl_slist_append(nil, "Accept: \(Representation.eventsMediaType)") else {
+        guard let headers = curl_slist_append(nil, "Accept: \(accept)") else {
             throw .setup("curl_slist_append returned no list")
         }
         defer { curl_slist_free_all(headers) }

@@ -32,17 +32,38 @@ public struct GatewayURL: Hashable, Sendable, CustomStringConvertible {
     ///   `http` or `https` URL, or that holds user info, a query or a
     ///   fragment; or a link that is not an `https` URL.
     public init(base: String, link: String) throws(GatewayClientError) {
-        let root = try Self.split(base, schemes: ["http", "https"], what: "the base URL")
-        guard !root.rest.contains("?"), !root.rest.contains("#") else {
-            throw .invalidURL(base, reason: "a base URL has no query (?) or fragment (#): give scheme, host, port and at most a path")
-        }
+        let prefix = try Self.prefix(base)
         let linked = try Self.split(link, schemes: ["https"], what: "the link")
         var target = Substring(linked.rest)
         if let hash = target.firstIndex(of: "#") { target = target[..<hash] }
         let path = target.hasPrefix("/") ? String(target) : "/" + target
+        text = prefix + path
+    }
+
+    /// `base` followed by the absolute `path`, for an operator's probe
+    /// (`/metrics`, `/healthz` of `--metrics`); a trailing slash of `base`
+    /// is dropped.
+    ///
+    /// - Throws: `GatewayClientError.invalidURL` for a base that is not an
+    ///   `http` or `https` URL, or that holds user info, a query or a
+    ///   fragment; or a path that does not start with `/`.
+    public init(base: String, path: String) throws(GatewayClientError) {
+        let prefix = try Self.prefix(base)
+        guard path.hasPrefix("/"), path.unicodeScalars.allSatisfy(Self.isURLCharacter) else {
+            throw .invalidURL(path, reason: "a path starts with / and holds only the characters a URL may")
+        }
+        text = prefix + path
+    }
+
+    /// `base`, checked as a base URL, without its trailing slashes.
+    private static func prefix(_ base: String) throws(GatewayClientError) -> String {
+        let root = try split(base, schemes: ["http", "https"], what: "the base URL")
+        guard !root.rest.contains("?"), !root.rest.contains("#") else {
+            throw .invalidURL(base, reason: "a base URL has no query (?) or fragment (#): give scheme, host, port and at most a path")
+        }
         var prefix = base
         while prefix.hasSuffix("/") { prefix.removeLast() }
-        text = prefix + path
+        return prefix
     }
 
     /// The scheme (lowercased), the authority, and what follows it (path,

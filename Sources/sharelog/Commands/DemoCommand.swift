@@ -25,7 +25,7 @@ struct DemoCommand: Command {
         let folder = try DemoFolder(directory)
         let settings = DemoScenario.Settings(shares: count, photoEvery: photoEvery, now: context.clock.now(), domain: context.domain)
         let json = context.json
-        let scenario = DemoScenario(settings: settings, folder: folder) { line in
+        let scenario = try DemoScenario(settings: settings, folder: folder) { line in
             // Progress goes with the text; beside JSON, to standard error.
             if json { FileHandle.standardError.write(Data((line + "\n").utf8)) } else { context.print(line) }
         }
@@ -49,6 +49,7 @@ struct DemoCommand: Command {
             context.print("    \(step.outcome)")
         }
         if let failure = report.failure { context.print("FAILED: \(failure)") }
+        if let line = report.metricsLine { context.print("\nThe server's metrics, after its maintenance: \(line)") }
         if let page = report.fallbackPage { context.print("\nThe fallback page a browser shows for the clip's share (while the demo ran): \(page)") }
         context.print("")
         let places = report.stores

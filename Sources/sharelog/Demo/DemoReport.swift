@@ -37,7 +37,7 @@ struct DemoReport: Encodable {
         let contactBytes: Int
     }
 
-    /// Step 6: the sweep and compaction on main, eight days on.
+    /// Step 6: the server's maintenance on main, eight days on.
     struct Expiry: Encodable {
         let now: String
         let expired: Int
@@ -65,6 +65,9 @@ struct DemoReport: Encodable {
     /// Step 5: the events the follower held once it caught up.
     var followerCaughtUp: Int?
     var expiry: Expiry?
+    /// Step 6: the line of the server's `/metrics` that counts the shares
+    /// its maintenance expired.
+    var metricsLine: String?
     /// Step 7: how the clip answered for its share, and the expiries the
     /// follower received.
     var clipStatusAfterExpiry: String?

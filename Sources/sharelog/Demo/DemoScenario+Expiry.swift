@@ -1,28 +1,57 @@
 import Foundation
 import SampleCards
+import ShareHTTP
 import ShareLog
 import SharePrimitives
 
 /// Steps 6 to 9: the expiry, what the other processes see of it, the
 /// handoff, and the checks at the end.
 extension DemoScenario {
-    func sweepMain() throws -> String {
-        guard let main else { throw CLIError.failure("the main store is not open") }
-        clock.advance(by: Self.sweepDelay)
+    /// Moves the clock past every share's end and waits for the server's
+    /// own maintenance to expire them all and purge their cards; then reads
+    /// the server's metrics, which say so too.
+    func awaitMaintenance() throws -> String {
+        guard let main, let metrics = metricsBase else { throw CLIError.failure("the main store or its server is not running") }
+        try clock.advance(by: Self.sweepDelay)
         let now = clock.now()
-        let started = ContinuousClock.now
-        let swept = try main.sweep(at: now)
-        let perShare = (ContinuousClock.now - started).milliseconds * 1000 / Double(max(swept.expired, 1))
-        guard swept.expired == shares.count else {
-            throw CLIError.failure("the sweep at \(now.iso8601) expired \(swept.expired) shares, not all \(shares.count)")
+        let expiredLine = "sharelog_maintenance_items_total{item=\"expired\"} \(shares.count)"
+        // The pass commits, then reports to the metrics: both are waited for.
+        let (stats, scrape) = try waitUntil("the server's maintenance expires all \(shares.count) shares, purges their cards and counts them",
+                                            timeout: .seconds(60)) { () throws -> (StoreStats, String)? in
+            let stats = try main.stats(at: now)
+            guard stats.expired == shares.count, stats.pendingRedactions == 0 else { return nil }
+            let scrape = try Self.scrape(metrics)
+            return scrape.contains(expiredLine) ? (stats, scrape) : nil
         }
-        let compacted = try main.compact()
-        guard compacted.redacted == shares.count else {
-            throw CLIError.failure("compaction purged \(compacted.redacted) cards, not all \(shares.count)")
+        guard let sweepSeconds = Self.sample("sharelog_sweep_duration_seconds_sum", in: scrape),
+              let redacted = Self.sample("sharelog_maintenance_items_total{item=\"redacted\"}", in: scrape) else {
+            throw CLIError.failure("the server's metrics at \(metrics)/metrics do not hold \(expiredLine) and the sweep's duration")
         }
-        report.expiry = DemoReport.Expiry(now: now.iso8601, expired: swept.expired, microsecondsPerShare: perShare, redacted: compacted.redacted)
-        return "the clock moved to \(now.iso8601); the sweep expired \(swept.expired) shares "
-            + "(\(String(format: "%.1f", perShare)) µs a share) and compaction purged \(compacted.redacted) cards"
+        report.metricsLine = expiredLine
+        let perShare = sweepSeconds * 1_000_000 / Double(max(stats.expired, 1))
+        report.expiry = DemoReport.Expiry(now: now.iso8601, expired: stats.expired, microsecondsPerShare: perShare, redacted: Int(redacted))
+        return "the clock moved to \(now.iso8601); the server's maintenance expired \(stats.expired) shares "
+            + "(\(String(format: "%.1f", perShare)) µs a share) and purged \(Int(redacted)) cards; its /metrics says \(expiredLine)"
+    }
+
+    /// The text of a `GET` of `base`'s `/metrics`.
+    private static func scrape(_ base: String) throws -> String {
+        do {
+            let answer = try GatewayClient().get(try GatewayURL(base: base, path: "/metrics"))
+            guard answer.status == 200 else { throw CLIError.failure("\(base)/metrics answered \(answer.status)") }
+            return String(decoding: answer.body, as: UTF8.self)
+        } catch let error as CLIError {
+            throw error
+        } catch {
+            throw CLIError.failure("cannot read the server's metrics: \(error)")
+        }
+    }
+
+    /// The value of the exposition line that starts with `series` and a space.
+    private static func sample(_ series: String, in exposition: String) -> Double? {
+        exposition.split(separator: "\n").lazy.compactMap { line in
+            line.hasPrefix(series + " ") ? Double(line.dropFirst(series.count + 1)) : nil
+        }.first
     }
 
     func seeExpiry() throws -> String {

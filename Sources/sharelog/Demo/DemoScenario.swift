@@ -7,13 +7,15 @@ import SharePrimitives
 /// The demo's scenario: ShareLog embedded in a main app (this process),
 /// its `sharelog serve` process, its `sharelog http` gateway on loopback,
 /// a clip process that opens a link over HTTP as an App Clip would, a second
-/// main replica following in its own process, an expiry sweep eight days
-/// on, and the full app's handoff from the clip. Each step checks its
+/// main replica following in its own process, the server's own maintenance
+/// expiring every share eight days on, and the full app's handoff from the
+/// clip. Each step checks its
 /// outcome against what the demo itself made (the cards, the count), and
 /// throws `CLIError.failure` when it does not hold.
 ///
 /// Every process is a `sharelog` command a user could type (its log is in
-/// `logs/`), given `--now`, so the run is the same on any date. `DemoChildren`
+/// `logs/`), given `--now` (the server `--now-file`, to see the clock move),
+/// so the run is the same on any date. `DemoChildren`
 /// stops them all when the scenario ends, however it ends.
 final class DemoScenario {
     struct Settings {
@@ -25,7 +27,7 @@ final class DemoScenario {
     }
 
     static let stepCount = 9
-    /// How far the clock moves before the sweep: past every share's 7 days.
+    /// How far the clock moves before the expiry: past every share's 7 days.
     static let sweepDelay = Duration.seconds(8 * 86_400)
 
     let settings: Settings
@@ -43,17 +45,19 @@ final class DemoScenario {
     var followerStore: ShareStore?
     var appStore: ShareStore?
     var server: DemoChild?
+    /// The server's metrics listener, `http://127.0.0.1:PORT`.
+    var metricsBase: String?
     var gateway: DemoChild?
     var follower: DemoChild?
     var shares: [CreatedShare] = []
     var cards: [[UInt8]] = []
 
-    init(settings: Settings, folder: DemoFolder, progress: @escaping (String) -> Void) {
+    init(settings: Settings, folder: DemoFolder, progress: @escaping (String) -> Void) throws {
         self.settings = settings
         self.folder = folder
         self.progress = progress
         children = DemoChildren(folder: folder)
-        clock = DemoClock(settings.now)
+        clock = try DemoClock(settings.now, file: folder.appending("now"))
         report = DemoReport(folder: folder.path, stores: DemoReport.Places(
             main: folder.appending("main"), follower: folder.appending("follower"), clip: folder.appending("clip"),
             app: folder.appending("app"), socket: folder.appending(DemoFolder.socketName), contact: folder.appending("contact.vcf"),
@@ -72,7 +76,7 @@ final class DemoScenario {
             try step(3, "Gateway: sharelog http on loopback") { try startGateway() }
             try step(4, "Clip: open one share's App Clip link over HTTP") { try openClip() }
             try step(5, "Second main replica: follow the first") { try startFollower() }
-            try step(6, "8 days later: sweep and compact main") { try sweepMain() }
+            try step(6, "8 days later: maintenance in the server") { try awaitMaintenance() }
             try step(7, "Clip and follower see the expiry") { try seeExpiry() }
             try step(8, "Full app: adopt the clip's state (handoff)") { try handOff() }
             try step(9, "Stop the processes, verify every store") { try verifyStores() }
@@ -120,21 +124,34 @@ final class DemoScenario {
         return "\(shares.count) shares (\(report.withPhotos) with a photo) created in the main app's embedded store, each its own durable commit"
     }
 
+    /// The main server: it maintains the store every second, on the demo's
+    /// clock (`--now-file`), and serves its metrics on a free loopback port.
     private func startServer() throws -> String {
-        // A 1 s heartbeat: commits made by other processes (the sweep is
-        // this one's) reach a follower within a tick (docs/SYNC.md "Follow").
-        let child = try children.start("serve", sharelog(places.main, "serve", "--listen", endpoint, "--heartbeat", "1"))
-        try child.waitForErrorLine(containing: "serving", timeout: .seconds(30))
+        let arguments = [
+            "--store", places.main, "--now-file", clock.file, "--domain", settings.domain.name, "serve", "--listen", endpoint,
+            "--maintenance-every", "1", "--metrics", "tcp:127.0.0.1:0",
+        ]
+        let child = try children.start("serve", arguments)
+        try child.waitForErrorLine(containing: "sharelog: serving", timeout: .seconds(30))
+        guard let line = child.errors.split(separator: "\n").first(where: { $0.hasPrefix("sharelog: metrics: serving") }),
+              let on = line.range(of: " on tcp:", options: .backwards) else {
+            throw CLIError.failure("sharelog serve did not say where it serves its metrics; see \(child.errorPath)")
+        }
         server = child
-        return "sharelog serve (pid \(child.pid)) serves the main store on \(endpoint)"
+        let base = "http://\(line[on.upperBound...])"
+        metricsBase = base
+        return "sharelog serve (pid \(child.pid)) serves the main store on \(endpoint), maintains it every second, "
+            + "and its metrics at \(base)/metrics"
     }
 
     /// The link's domain, served: the gateway on a free loopback port, with
     /// example app ids so its site association file and banner are real.
     private func startGateway() throws -> String {
+        // The server maintains the store; the gateway, whose clock stays
+        // at the start, leaves it to the server.
         let child = try children.start("http", sharelog(
             places.main, "http", "--listen", "tcp:127.0.0.1:0", "--app-id", Self.clipAppID, "--full-app-id", Self.fullAppID,
-            "--app-store-id", Self.appStoreID))
+            "--app-store-id", Self.appStoreID, "--maintenance", "off"))
         try child.waitForErrorLine(containing: "http: serving", timeout: .seconds(30))
         guard let line = child.errors.split(separator: "\n").first(where: { $0.contains("http: serving") }),
               let at = line.range(of: " at "), let on = line.range(of: " on ", options: .backwards) else {
