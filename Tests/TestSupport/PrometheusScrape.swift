@@ -1,18 +1,17 @@
 import Foundation
-import TestSupport
 
 /// One scrape of a `--metrics` endpoint, fetched and parsed by Debian's
 /// python3-prometheus-client (`text_string_to_metric_families`), a parser
 /// nobody here wrote: a line it cannot parse fails the scrape.
-struct PrometheusScrape {
+public struct PrometheusScrape {
     /// The answer's `Content-Type`.
-    let contentType: String
+    public let contentType: String
     /// Each family's type as the parser read it, by the name it gives the
     /// family (a counter's without `_total`).
-    let types: [String: String]
+    public let types: [String: String]
     private let samples: [(name: String, labels: [String: String], value: Double)]
 
-    static let script = """
+    private static let script = """
         import json, sys, urllib.request
         from prometheus_client.parser import text_string_to_metric_families
         with urllib.request.urlopen(sys.argv[1], timeout=10) as answer:
@@ -25,8 +24,8 @@ struct PrometheusScrape {
         """
 
     /// Scrapes `http://ADDRESS/metrics`.
-    init(_ address: String) throws {
-        let report = try PythonClient.report(try PythonClient.run(Self.script, ["http://\(address)/metrics"]), "a scrape of \(address)")
+    public init(_ address: String) throws {
+        let report = try Self.python(Self.script, ["http://\(address)/metrics"], "a scrape of \(address)")
         contentType = report["contentType"] as? String ?? ""
         types = report["types"] as? [String: String] ?? [:]
         samples = (report["samples"] as? [[String: Any]] ?? []).map {
@@ -35,13 +34,13 @@ struct PrometheusScrape {
     }
 
     /// The value of the sample `name` with exactly `labels`, or nil.
-    func value(_ name: String, _ labels: [String: String] = [:]) -> Double? {
+    public func value(_ name: String, _ labels: [String: String] = [:]) -> Double? {
         samples.first { $0.name == name && $0.labels == labels }?.value
     }
 
     /// The `/healthz` or `/readyz` (or any path's) status and body at
     /// `address`, through Python's urllib.
-    static func status(of path: String, at address: String, method: String = "GET") throws -> (status: Int, body: String) {
+    public static func status(of path: String, at address: String, method: String = "GET") throws -> (status: Int, body: String) {
         let script = """
             import json, sys, urllib.error, urllib.request
             request = urllib.request.Request(sys.argv[1], method=sys.argv[2])
@@ -52,13 +51,26 @@ struct PrometheusScrape {
                 status, body = error.code, error.read()
             print(json.dumps({"status": status, "body": body.decode("utf-8")}))
             """
-        let report = try PythonClient.report(try PythonClient.run(script, ["http://\(address)\(path)", method]), "\(method) \(path) at \(address)")
+        let report = try python(script, ["http://\(address)\(path)", method], "\(method) \(path) at \(address)")
         return (report["status"] as? Int ?? 0, report["body"] as? String ?? "")
+    }
+
+    /// The one JSON object `script` printed; throws with its standard
+    /// error when it failed or printed none.
+    private static func python(_ script: String, _ arguments: [String], _ what: String) throws -> [String: Any] {
+        let run = try Subprocess.run(
+            "/usr/bin/python3", ["-c", script] + arguments,
+            environment: ["PYTHONNOUSERSITE": "1", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONIOENCODING": "utf-8", "LANG": "C.UTF-8"],
+            timeout: .seconds(30))
+        guard run.status == 0, !run.signaled, let report = (try? JSONSerialization.jsonObject(with: Data(run.output))) as? [String: Any] else {
+            throw HarnessFailure.failed("python3 (\(what))", status: run.status, log: String(decoding: run.error + run.output, as: UTF8.self))
+        }
+        return report
     }
 
     /// The `HOST:PORT` of a process's `sharelog: metrics: serving … on
     /// tcp:HOST:PORT` line among `lines`.
-    static func address(in lines: [String]) -> String? {
+    public static func address(in lines: [String]) -> String? {
         lines.lazy.compactMap { line -> String? in
             guard line.hasPrefix("sharelog: metrics: serving "), let on = line.range(of: " on tcp:", options: .backwards) else { return nil }
             return String(line[on.upperBound...])
