@@ -21,6 +21,7 @@ protocol Command: Sendable {
 let commands: [any Command.Type] = [
     InitCommand.self, ShareCreateCommand.self, ShareGetCommand.self, ShareRevokeCommand.self,
     SweepCommand.self, CompactCommand.self, VerifyCommand.self, StatsCommand.self, LogCommand.self, UpgradeCommand.self, TrimCommand.self, MaintainCommand.self, RenewIdentityCommand.self,
+    BackupCommand.self, RestoreCommand.self,
     KeygenCommand.self, ServeCommand.self, SyncCommand.self, HTTPCommand.self, PeersCommand.self, RelayCommand.self, RelayKeyCommand.self,
     ClipOpenCommand.self, ClipLastCommand.self, HandoffCommand.self, DemoCommand.self,
 ]

@@ -34,7 +34,20 @@ enum ExitCode {
         case ShareLogError.expired: expired
         case ShareLogError.invalidVCard, ShareLogError.invalidTTL, ShareLogError.invalidRecordName,
              ShareLogError.invalidLink: invalidInput
+        case ShareLogError.backupRefused(let refusal): of(refusal)
         default: failure
+        }
+    }
+
+    /// A refused backup or restore: a source that is not there is not
+    /// found, a destination in the way or a damaged manifest is input the
+    /// command cannot take; a newer manifest or a copy that does not
+    /// verify is a failure, as a newer store or `verify`'s mismatch is.
+    private static func of(_ refusal: BackupRefusal) -> Int32 {
+        switch refusal {
+        case .notABackup: notFound
+        case .destinationExists, .destinationInStore, .damagedManifest: invalidInput
+        case .unsupportedManifest, .copyDoesNotVerify: failure
         }
     }
 }

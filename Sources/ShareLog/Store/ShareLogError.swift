@@ -60,6 +60,11 @@ public enum ShareLogError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `adopt(from:at:)` refused the store it was given; nothing was
     /// written to either store.
     case handoffRefused(HandoffRefusal)
+    /// `backup(to:at:progress:)` or `restore(from:to:at:options:progress:)`
+    /// refused its destination or its source, or the copy failed to
+    /// verify; nothing was published, and the store backed up was not
+    /// written to.
+    case backupRefused(BackupRefusal)
     /// The task awaiting a long async operation (`sweep`, `compact`,
     /// `verify`) was cancelled: it stopped at its next batch, every batch
     /// committed before stays, and running it again finishes the job.
@@ -132,6 +137,8 @@ public enum ShareLogError: Error, Equatable, Sendable, CustomStringConvertible {
             "the store at \(path) is open for writing elsewhere (a serve, http, relay or sync --follow, or an app embedding it), "
                 + "which would go on under the old replica id: stop it, then run this again; nothing was written"
         case .handoffRefused(let refusal):
+            "\(refusal)"
+        case .backupRefused(let refusal):
             "\(refusal)"
         case .cancelled:
             "the operation was cancelled; the batches it committed stay, and running it again finishes the job"

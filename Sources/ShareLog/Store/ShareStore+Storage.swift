@@ -59,6 +59,11 @@ extension ShareStore {
         try lifetime.run { () throws(ShareLogError) in try Self.storage { try environment.scrub() } }
     }
 
+    /// `Environment.copyCompacted(into:)`, for backups.
+    func copyEnvironment(into directory: String) throws(ShareLogError) {
+        try lifetime.run { () throws(ShareLogError) in try Self.storage { try environment.copyCompacted(into: directory) } }
+    }
+
     /// Runs `body`, turning an `LMDBError` into `ShareLogError.storage`
     /// (`closed` for an environment closed under it).
     static func storage<R>(_ body: () throws -> R) throws(ShareLogError) -> R {

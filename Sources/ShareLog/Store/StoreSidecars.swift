@@ -44,7 +44,9 @@ enum StoreSidecars {
         return home
     }
 
-    private static func syncDirectory(_ directory: String) throws {
+    /// `fsync` of a directory: what was made, removed or renamed in it
+    /// survives a power cut.
+    static func syncDirectory(_ directory: String) throws(ShareLogError) {
         let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw failure("opening \(directory)") }
         defer { close(descriptor) }
