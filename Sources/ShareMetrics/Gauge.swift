@@ -27,9 +27,6 @@ public final class Gauge: MetricFamily {
     /// peer no longer known) stops being exposed.
     public func replaceAll(_ new: [[String]: Double]) { values.replaceAll(new) }
 
-    /// The value for `labelValues`, or nil if it was never set.
-    public func value(_ labelValues: String...) -> Double? { values.value(labelValues) }
-
     public func samples() -> [MetricSample] {
         values.snapshot().map { MetricSample(labels: $0.labels, value: $0.value) }
     }

@@ -39,9 +39,6 @@ public final class Histogram: MetricFamily {
         }
     }
 
-    /// Observations counted for `labelValues`.
-    public func count(_ labelValues: String...) -> UInt64 { values.value(labelValues)?.counts.reduce(0, +) ?? 0 }
-
     public func samples() -> [MetricSample] {
         values.snapshot().flatMap { entry -> [MetricSample] in
             var cumulative: UInt64 = 0

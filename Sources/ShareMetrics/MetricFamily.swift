@@ -21,7 +21,7 @@ public enum MetricType: String, Sendable {
 
 /// One line of the exposition: a name (the family's, or with a histogram's
 /// `_bucket`, `_sum` or `_count`), its labels, and a value.
-public struct MetricSample: Equatable, Sendable {
+public struct MetricSample: Sendable {
     public var suffix: String
     public var labels: [(name: String, value: String)]
     public var value: Double
@@ -30,11 +30,6 @@ public struct MetricSample: Equatable, Sendable {
         self.suffix = suffix
         self.labels = labels
         self.value = value
-    }
-
-    public static func == (a: MetricSample, b: MetricSample) -> Bool {
-        a.suffix == b.suffix && a.value == b.value && a.labels.map(\.name) == b.labels.map(\.name)
-            && a.labels.map(\.value) == b.labels.map(\.value)
     }
 }
 

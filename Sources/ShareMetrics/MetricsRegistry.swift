@@ -45,11 +45,6 @@ public final class MetricsRegistry: Sendable {
         return TextExposition.render(families)
     }
 
-    /// The family named `name`, if there is one.
-    public func family(named name: String) -> (any MetricFamily)? {
-        state.withLock { $0.families.first { $0.name == name } }
-    }
-
     private func add<Family: MetricFamily>(_ family: Family) -> Family {
         precondition(MetricName.isValid(family.name), "invalid metric name \(family.name)")
         state.withLock { state in
