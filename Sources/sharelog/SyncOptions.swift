@@ -6,6 +6,9 @@ import ShareSync
 struct SyncOptions {
     let endpoint: Endpoint
     let key: SyncKey?
+    /// The `--key-file` the key was read from, for `serve` to read again
+    /// on SIGHUP.
+    let keyFile: String?
     let session: SessionOptions
 
     /// Reads `--listen`/`--connect` (named by `endpointOption`), `--stdio`,
@@ -24,8 +27,9 @@ struct SyncOptions {
         case (nil, true): endpoint = .stdio
         case (let text?, false): endpoint = try Self.endpoint(text, option: endpointOption)
         }
-        if let path = try arguments.option("key-file") {
-            do { key = try SyncKey.load(from: path) } catch { throw CLIError.invalidInput("--key-file: \(error)") }
+        keyFile = try arguments.option("key-file")
+        if let keyFile {
+            do { key = try SyncKey.load(from: keyFile) } catch { throw CLIError.invalidInput("--key-file: \(error)") }
         } else {
             key = nil
         }

@@ -11,25 +11,35 @@ import ShareSync
 ///
 /// Started by `init`; `stop(grace:)` refuses new connections, lets the
 /// requests being answered finish, then closes everything.
+/// `replaceCertificate(with:)` gives new connections another certificate
+/// while the ones open finish under the old one.
 ///
 /// Thread-safe. libmicrohttpd calls the gateway from its own threads.
 public final class HTTPServer: Sendable {
     /// Where the server listens: the configured endpoint, with the port
     /// actually bound for `tcp:HOST:0`.
     public let endpoint: Endpoint
+    private let configuration: HTTPServerConfiguration
     private let core: ServerCore
-    /// The daemon, as its address (libmicrohttpd's handle is an opaque
-    /// pointer, which is not Sendable; the daemon itself is thread-safe).
-    private let daemon: UInt
-    /// The listening socket, which libmicrohttpd borrows, waiting for the
-    /// thread that calls `stop`: it is handed to that thread, which closes it.
+    /// The listening socket, waiting for the thread that calls `stop`: it
+    /// is handed to that thread, which closes it. Each daemon accepts on a
+    /// duplicate of its own.
     private let listener: Handoff<Listener>
-    /// C strings libmicrohttpd reads while it runs: the PEM files and the
-    /// TLS priorities, freed after the daemon stops.
-    private let cStrings: [UInt]
-    /// The `sharelog_mhd_logger` libmicrohttpd's messages go through.
-    private let logger: UInt
-    private let stopped = Locked(false)
+    /// The listener's descriptor, to duplicate for a new daemon; valid
+    /// until `stop`, which marks `daemons` stopped before it closes it.
+    private let listeningDescriptor: Int32
+    /// The daemon that accepts, and older ones that finish their connections.
+    private let daemons: Locked<Daemons>
+
+    /// The daemons of a server.
+    private struct Daemons {
+        /// The one that accepts; nil once stopped.
+        var current: HTTPDaemon?
+        /// Quiesced by a certificate's replacement, finishing their
+        /// connections; each is stopped by whoever takes it out of here.
+        var retiring: [HTTPDaemon] = []
+        var stopped = false
+    }
 
     /// Starts serving `responder` (a `Gateway`, or a `MetricsEndpoint`) as
     /// `configuration` says; `log` receives each line the responder gives
@@ -46,78 +56,94 @@ public final class HTTPServer: Sendable {
         let listener: Listener
         do { listener = try Listener(listeningOn: configuration.endpoint, backlog: 1024) } catch { throw .listen(error) }
         endpoint = listener.endpoint
+        self.configuration = configuration
         core = ServerCore(responder: responder, log: log, headerTimeout: configuration.headerTimeout)
         Self.raiseDescriptorLimit(for: configuration.maxConnections)
-
-        var strings: [UnsafeMutablePointer<CChar>] = []
-        func cString(_ bytes: [UInt8]) -> UnsafeMutablePointer<CChar> {
-            let pointer = strdup(String(decoding: bytes, as: UTF8.self))!
-            strings.append(pointer)
-            return pointer
-        }
-        let coreAddress = Unmanaged.passUnretained(core).toOpaque()
-        var flags = UInt32(MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue | MHD_USE_TURBO.rawValue)
-        var options: [MHD_OptionItem] = [
-            Self.option(.LISTEN_SOCKET, Int(listener.listeningDescriptor)),
-            Self.option(.CONNECTION_LIMIT, configuration.maxConnections),
-            Self.option(.CONNECTION_TIMEOUT, Int(max(1, configuration.idleTimeout.components.seconds))),
-            Self.option(.CONNECTION_MEMORY_LIMIT, configuration.memoryPerConnection),
-            Self.option(.URI_LOG_CALLBACK, unsafeBitCast(HTTPServerCallbacks.requestLine, to: Int.self), coreAddress),
-            Self.option(.NOTIFY_COMPLETED, unsafeBitCast(HTTPServerCallbacks.completed, to: Int.self), coreAddress),
-            Self.option(.NOTIFY_CONNECTION, unsafeBitCast(HTTPServerCallbacks.connection, to: Int.self), coreAddress),
-        ]
-        if case .tcp = configuration.endpoint {
-            options.append(Self.option(.PER_IP_CONNECTION_LIMIT, configuration.maxConnectionsPerAddress))
-        }
-        if configuration.threads > 1 { options.append(Self.option(.THREAD_POOL_SIZE, configuration.threads)) }
-        if let tls = configuration.tls {
-            flags |= UInt32(MHD_USE_TLS.rawValue)
-            options.append(Self.option(.HTTPS_MEM_CERT, 0, cString(tls.certificatePEM)))
-            options.append(Self.option(.HTTPS_MEM_KEY, 0, cString(tls.keyPEM)))
-            options.append(Self.option(.HTTPS_PRIORITIES, 0, cString(Array("NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2".utf8))))
-        }
-        options.append(Self.option(.END, 0))
-        cStrings = strings.map { UInt(bitPattern: $0) }
-        let logger = UnsafeMutablePointer<sharelog_mhd_logger>.allocate(capacity: 1)
-        logger.initialize(to: sharelog_mhd_logger(callback: HTTPServerCallbacks.libraryLog, cls: coreAddress))
-        self.logger = UInt(bitPattern: logger)
-        let started = options.withUnsafeMutableBufferPointer {
-            sharelog_mhd_start(flags, HTTPServerCallbacks.request, coreAddress, $0.baseAddress, logger)
-        }
-        guard let started else {
+        let daemon: HTTPDaemon
+        do {
+            daemon = try HTTPDaemon(configuration: configuration, tls: configuration.tls, listeningDescriptor: listener.listeningDescriptor, core: core)
+        } catch {
             listener.close()
-            strings.forEach { free($0) }
-            logger.deallocate()
-            throw .start("see the messages above (a bad certificate or key, or too few file descriptors)")
+            throw error
         }
-        daemon = UInt(bitPattern: started)
+        listeningDescriptor = listener.listeningDescriptor
+        daemons = Locked(Daemons(current: daemon))
         self.listener = Handoff(listener)
         core.watch.start()
     }
 
     deinit { stop(grace: .zero) }
 
+    /// Serves every connection accepted from now on with `credentials`,
+    /// without closing any: a new daemon starts on the same listening
+    /// socket with them, and only then does the one before stop accepting.
+    /// The connections it holds finish there, under the old certificate;
+    /// its answers from then on carry `Connection: close`, so a client's
+    /// next request comes over a new connection. It is stopped once its
+    /// last connection closed, or at the latest when the idle and header
+    /// timeouts and 10 seconds more have passed (so a kept-alive
+    /// connection is closed only as it would have been anyway).
+    ///
+    /// - Throws: `HTTPServerError.start` when libmicrohttpd cannot start
+    ///   with `credentials` (GnuTLS's reason is in the log), `.plainHTTP`
+    ///   for a server started without TLS, `.stopped` after `stop`. The
+    ///   server then goes on as it was, with the certificate it had.
+    public func replaceCertificate(with credentials: HTTPServerConfiguration.TLSCredentials) throws(HTTPServerError) {
+        guard configuration.tls != nil else { throw .plainHTTP }
+        let old = try daemons.withLock { daemons throws(HTTPServerError) -> HTTPDaemon in
+            guard !daemons.stopped, let old = daemons.current else { throw .stopped }
+            let new = try HTTPDaemon(configuration: configuration, tls: credentials, listeningDescriptor: listeningDescriptor, core: core)
+            // The new daemon accepts already: connections wait for neither.
+            old.context.retiring.store(true, ordering: .relaxed)
+            old.quiesce()
+            daemons.current = new
+            daemons.retiring.append(old)
+            return old
+        }
+        let daemons = daemons
+        let patience = max(configuration.idleTimeout, configuration.headerTimeout) + .seconds(10)
+        let thread = Thread {
+            let deadline = ContinuousClock.now + patience
+            func stillMine() -> Bool { daemons.withLock { $0.retiring.contains { $0 === old } } }
+            while old.context.connections.load(ordering: .relaxed) > 0, ContinuousClock.now < deadline, stillMine() { usleep(20_000) }
+            let taken = daemons.withLock { daemons in
+                guard let index = daemons.retiring.firstIndex(where: { $0 === old }) else { return false }
+                daemons.retiring.remove(at: index)
+                return true
+            }
+            if taken { old.stop() }
+        }
+        thread.name = "sharelog-http-retire"
+        thread.start()
+    }
+
     /// Stops serving: new connections are refused at once; requests being
     /// answered get up to `grace` to finish; then every connection closes.
     /// Answers given meanwhile carry `Connection: close`. Idempotent.
     public func stop(grace: Duration = .seconds(10)) {
-        let first = stopped.withLock { stopped in
-            defer { stopped = true }
-            return !stopped
+        let all = daemons.withLock { daemons -> [HTTPDaemon]? in
+            guard !daemons.stopped else { return nil }
+            daemons.stopped = true
+            defer {
+                daemons.current = nil
+                daemons.retiring = []
+            }
+            return (daemons.current.map { [$0] } ?? []) + daemons.retiring
         }
-        guard first, let daemon = OpaquePointer(bitPattern: daemon) else { return }
+        guard let all else { return }
         core.stopping.store(true, ordering: .relaxed)
-        _ = MHD_quiesce_daemon(daemon)
+        // Every descriptor of the listening socket closes here (the
+        // retiring daemons closed theirs already), so connections are
+        // refused from now on.
+        all.forEach { $0.quiesce() }
         // Once: only the first stop gets here.
         let listener = listener.take()
         listener.adoptOnCurrentThread()
         listener.close()
         let deadline = ContinuousClock.now + grace
         while core.inFlight.load(ordering: .relaxed) > 0, ContinuousClock.now < deadline { usleep(5_000) }
-        MHD_stop_daemon(daemon)
+        all.forEach { $0.stop() }
         core.watch.stop()
-        cStrings.forEach { free(UnsafeMutableRawPointer(bitPattern: $0)) }
-        UnsafeMutablePointer<sharelog_mhd_logger>(bitPattern: logger)?.deallocate()
     }
 
     /// Counters for tests and the benchmark.
@@ -125,14 +151,6 @@ public final class HTTPServer: Sendable {
         HTTPServerStatistics(
             answered: core.answered.load(ordering: .relaxed), inFlight: core.inFlight.load(ordering: .relaxed),
             liveRequests: core.liveRequests.load(ordering: .relaxed), cutOffSlowHeaders: core.watch.cutOff.load(ordering: .relaxed))
-    }
-
-    private static func option(_ option: MHD_OPTION, _ value: Int, _ pointer: UnsafeMutableRawPointer? = nil) -> MHD_OptionItem {
-        MHD_OptionItem(option: option, value: value, ptr_value: pointer)
-    }
-
-    private static func option(_ option: MHD_OPTION, _ value: Int, _ pointer: UnsafeMutablePointer<CChar>) -> MHD_OptionItem {
-        MHD_OptionItem(option: option, value: value, ptr_value: UnsafeMutableRawPointer(pointer))
     }
 
     /// Each connection holds a descriptor: lifts the soft limit toward the

@@ -1,13 +1,16 @@
 internal import CMicroHTTPD
 import Foundation
 
-/// libmicrohttpd's callbacks: C functions that find the `ServerCore`
-/// through their `cls` pointer, turn the library's view of a request into
-/// a `GatewayRequest`, and the `GatewayResponse` back into the library's.
+/// libmicrohttpd's callbacks: C functions that find their daemon's
+/// `DaemonContext` (and through it the `ServerCore`) through their `cls`
+/// pointer, turn the library's view of a request into a `GatewayRequest`,
+/// and the `GatewayResponse` back into the library's.
 enum HTTPServerCallbacks {
-    private static func core(_ cls: UnsafeMutableRawPointer?) -> ServerCore {
-        Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue()
+    private static func daemon(_ cls: UnsafeMutableRawPointer?) -> DaemonContext {
+        Unmanaged<DaemonContext>.fromOpaque(cls!).takeUnretainedValue()
     }
+
+    private static func core(_ cls: UnsafeMutableRawPointer?) -> ServerCore { daemon(cls).core }
 
     /// The request line is in: keep the raw target for the handler. Its
     /// return value becomes the request's context (`con_cls`), released
@@ -34,12 +37,15 @@ enum HTTPServerCallbacks {
         entry(of: connection)?.requestEnded(timeout: core.watch.timeout)
     }
 
-    /// A connection opened or closed: add it to, or take it from, the
-    /// header watch. Its entry lives in the connection's socket context.
+    /// A connection opened or closed: count it for its daemon, and add it
+    /// to, or take it from, the header watch. Its entry lives in the
+    /// connection's socket context.
     static let connection: @convention(c) (
         UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, MHD_ConnectionNotificationCode
     ) -> Void = { cls, connection, socketContext, code in
-        let watch = core(cls).watch
+        let daemon = daemon(cls)
+        let watch = daemon.core.watch
+        daemon.connections.add(code == .CONNECTION_NOTIFY_STARTED ? 1 : -1, ordering: .relaxed)
         if code == .CONNECTION_NOTIFY_STARTED {
             let descriptor = sharelog_mhd_connection_fd(connection)
             guard descriptor >= 0 else { return }
@@ -65,7 +71,8 @@ enum HTTPServerCallbacks {
     /// Other methods are answered at once, from the header alone: the
     /// library then closes the connection rather than read their body.
     static let request: MHD_AccessHandlerCallback = { cls, connection, _, method, _, _, uploadSize, context in
-        let core = core(cls)
+        let daemon = daemon(cls)
+        let core = daemon.core
         guard let connection, let raw = context?.pointee, let method else { return .NO }
         let state = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
         if state.answered { return .YES }
@@ -96,7 +103,7 @@ enum HTTPServerCallbacks {
         let started = MonotonicTime.microseconds
         var response = core.responder.respond(to: request)
         let elapsed = MonotonicTime.microseconds - started
-        if core.stopping.load(ordering: .relaxed) { response.headers.append(HTTPHeader("Connection", "close")) }
+        if daemon.closesConnections { response.headers.append(HTTPHeader("Connection", "close")) }
         let queued = queue(response, on: connection)
         core.answered.add(1, ordering: .relaxed)
         if let line = core.responder.answered(request, response, microseconds: elapsed) { core.log(line) }

@@ -7,7 +7,8 @@ public struct HTTPServerConfiguration: Sendable {
     public var endpoint: Endpoint
     /// PEM certificate chain and private key: with them the server speaks
     /// TLS 1.2 and 1.3 only; without, plain HTTP (for loopback, or behind
-    /// a TLS terminator).
+    /// a TLS terminator). `HTTPServer.replaceCertificate(with:)` replaces
+    /// them while it runs.
     public var tls: TLSCredentials?
     /// Threads, each with its own epoll loop.
     public var threads = 2
@@ -26,14 +27,4 @@ public struct HTTPServerConfiguration: Sendable {
     public var memoryPerConnection = 32 * 1024
 
     public init(endpoint: Endpoint) { self.endpoint = endpoint }
-
-    /// A PEM certificate chain and its private key, as read from files.
-    public struct TLSCredentials: Sendable {
-        public var certificatePEM: [UInt8]
-        public var keyPEM: [UInt8]
-        public init(certificatePEM: [UInt8], keyPEM: [UInt8]) {
-            self.certificatePEM = certificatePEM
-            self.keyPEM = keyPEM
-        }
-    }
 }

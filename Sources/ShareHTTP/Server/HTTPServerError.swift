@@ -1,6 +1,7 @@
 import ShareSync
 
-/// Why an `HTTPServer` could not start.
+/// Why an `HTTPServer` could not start, or could not take a new
+/// certificate (`replaceCertificate(with:)`).
 public enum HTTPServerError: Error, Sendable, CustomStringConvertible {
     /// Only `tcp:` and `unix:` endpoints can be served.
     case unsupportedEndpoint(Endpoint)
@@ -10,6 +11,10 @@ public enum HTTPServerError: Error, Sendable, CustomStringConvertible {
     case start(String)
     /// TLS was asked for and this libmicrohttpd has none.
     case noTLS
+    /// A certificate was given to a server that speaks plain HTTP.
+    case plainHTTP
+    /// The server has stopped.
+    case stopped
 
     public var description: String {
         switch self {
@@ -17,6 +22,8 @@ public enum HTTPServerError: Error, Sendable, CustomStringConvertible {
         case .listen(let error): "cannot listen: \(error)"
         case .start(let reason): "libmicrohttpd did not start: \(reason)"
         case .noTLS: "this libmicrohttpd was built without TLS; serve plain HTTP behind a TLS terminator instead"
+        case .plainHTTP: "this server speaks plain HTTP, so it has no certificate to replace; start it with one to serve HTTPS"
+        case .stopped: "the server has stopped"
         }
     }
 }

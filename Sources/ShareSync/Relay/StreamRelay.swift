@@ -50,12 +50,24 @@ public final class StreamRelay: Sendable {
     private let connection: JetStreamConnection
     private let keyring: StreamKeyring
     private let options: Options
+    /// The sync key of the pull from `options.snapshotFrom`: its own key
+    /// at first, then the last `replaceSnapshotKey(with:)`.
+    private let snapshotKey: Locked<SyncKey?>
 
     public init(store: ShareStore, connection: JetStreamConnection, keyring: StreamKeyring, options: Options = Options()) {
         self.store = store
         self.connection = connection
         self.keyring = keyring
         self.options = options
+        snapshotKey = Locked(options.snapshotFrom?.key)
+    }
+
+    /// Makes `key` the sync key of every pull from `options.snapshotFrom`
+    /// that starts from now on (a pull under way keeps its own): for a
+    /// peer whose key was replaced (`SyncServer.replaceKey(with:)`). Safe
+    /// from any thread, while `run` runs.
+    public func replaceSnapshotKey(with key: SyncKey) {
+        snapshotKey.withLock { $0 = key }
     }
 
     /// Relays until `context` stops. `log` gets one line per notable
@@ -244,7 +256,8 @@ public final class StreamRelay: Sendable {
         _ consumer: RelayConsumer, identity: RelayStreamIdentity, firstHeld: UInt64, appliedThrough: UInt64,
         context: SessionContext, log: @escaping @Sendable (String) -> Void
     ) throws(RelayFailure) {
-        guard let request = options.snapshotFrom else { return }
+        guard var request = options.snapshotFrom else { return }
+        request.key = snapshotKey.withLock { $0 }
         log("the stream lost messages \(appliedThrough + 1)…\(firstHeld - 1) this replica never applied; pulling from \(request.endpoint)")
         let summary: SyncSummary
         do { summary = try SyncClient.run(request, store: store, context: context) } catch { throw .sync(error) }

@@ -10,15 +10,15 @@ struct ServerSession {
     let context: SessionContext
 
     /// Serves `channel`, the only session of `serve --stdio`: the
-    /// handshake under `handshakeTimeout`, then the session, to its end.
-    /// Returns its log line.
-    func serve(_ channel: any ByteChannel) -> String {
+    /// handshake under `handshakeTimeout`, with proofs under `proofKey`
+    /// (nil: none asked), then the session, to its end. Returns its log
+    /// line.
+    func serve(_ channel: any ByteChannel, proofKey: SyncKey?) -> String {
         defer { channel.close() }
         let started = ContinuousClock.now
         let messages = MessageChannel(channel, maxFrameBytes: configuration.options.maxFrameBytes)
         let handshake = ServerHandshake(
-            replica: store.replicaID, epoch: store.epoch, proofKey: configuration.key?.derived(for: .handshakeProof),
-            nonce: HandshakeNonce(bytes: SyncKey.randomNonce())!)
+            replica: store.replicaID, epoch: store.epoch, proofKey: proofKey, nonce: HandshakeNonce(bytes: SyncKey.randomNonce())!)
         do {
             let peer = try HandshakeExchange.server(handshake, over: messages, store: store, deadline: started + configuration.options.handshakeTimeout)
             return runSession(messages, peer: peer, peerText: "\(channel)", serving: nil, wake: try context.registeredSignal(), acceptedAt: started)

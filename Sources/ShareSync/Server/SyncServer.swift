@@ -24,11 +24,21 @@ import SharePrimitives
 /// and 50 connections with 1 MiB; BENCHMARKS.md, sync). On stop, every
 /// session ends at its next step (each batch is one transaction, so
 /// nothing is half-applied), the listener closes and its socket file goes.
+///
+/// The key can be replaced while the server runs (`replaceKey(with:)`):
+/// connections accepted after it must hold the new one, and sessions
+/// already running go on under the key they were accepted with.
 public final class SyncServer: Sendable {
     public let store: ShareStore
+    /// How the server listens and what it allows. Its `key` is the key the
+    /// server started with; `replaceKey(with:)` replaces it for the
+    /// connections accepted after it.
     public let configuration: SyncServerConfiguration
     private let places: SessionPlaces
     private let throttle: GuessingThrottle
+    /// The key new connections must hold, with its TLS context and proof
+    /// key; nil until `serve` (or `replaceKey`) first needs it.
+    private let keys = Locked<ServerKeys?>(nil)
 
     public init(store: ShareStore, configuration: SyncServerConfiguration) {
         self.store = store
@@ -37,20 +47,45 @@ public final class SyncServer: Sendable {
         throttle = GuessingThrottle(configuration.options)
     }
 
+    /// Makes `key` the key that every connection accepted from now on must
+    /// hold: over TCP its TLS pre-shared key and, on every transport, its
+    /// handshake proof, both at once. Sessions already running, and
+    /// connections whose handshake has begun, go on under the key they
+    /// were accepted with; nothing is closed. Safe from any thread, while
+    /// `serve` runs or before it starts.
+    ///
+    /// - Throws: `SyncFailure.transport` when OpenSSL cannot set up TLS
+    ///   under `key`; the server then keeps the key it had.
+    public func replaceKey(with key: SyncKey) throws(SyncFailure) {
+        // Made whole before the swap: a failure leaves the old keys in place.
+        let replacement = try ServerKeys(key: key, overTCP: isTCP)
+        keys.withLock { $0 = replacement }
+    }
+
+    /// The keys new connections must hold, made from `configuration.key`
+    /// the first time.
+    private func currentKeys() throws(SyncFailure) -> ServerKeys {
+        try keys.withLock { keys throws(SyncFailure) in
+            if let keys { return keys }
+            let made = try ServerKeys(key: configuration.key, overTCP: isTCP)
+            keys = made
+            return made
+        }
+    }
+
+    private var isTCP: Bool {
+        if case .tcp = configuration.endpoint { return true }
+        return false
+    }
+
     /// Listens on `configuration.endpoint` (not `.stdio`) and serves until
     /// `context` stops, then waits for the sessions to end.
     ///
     /// - Parameter ready: called once the listener is up, with the
     ///   endpoint it is on (a real port for `tcp:…:0`).
     public func serve(context: SessionContext, ready: (Endpoint) -> Void = { _ in }) throws(SyncFailure) {
-        var tls: TLSContext?
-        if case .tcp = configuration.endpoint {
-            guard let key = configuration.key else {
-                throw .handshake(.notAuthenticated("TCP is encrypted with TLS under a shared key; pass --key-file"))
-            }
-            // One context for every connection (TLSContext: shared safely).
-            do { tls = try TLSContext(role: .server, key: key) } catch { throw .transport(error) }
-        }
+        // Checked before listening: TCP without a key never listens.
+        _ = try currentKeys()
         let listener: Listener
         do { listener = try Listener(listeningOn: configuration.endpoint) } catch { throw .transport(error) }
         defer { listener.close() }
@@ -62,7 +97,7 @@ public final class SyncServer: Sendable {
         var vestibule = Vestibule(capacity: configuration.maxWaitingConnections, timeout: configuration.options.handshakeTimeout)
         defer { vestibule.closeAll() }
         var shortage = DescriptorShortage()
-        let handshake = Handshakes(server: self, tls: tls)
+        let handshake = Handshakes(server: self)
         try withCommitWatch(store: store, context: context, when: true) { () throws(SyncFailure) in
             while !context.isStopping {
                 let turn: Vestibule.Turn
@@ -82,29 +117,28 @@ public final class SyncServer: Sendable {
         configuration.log("stopped")
     }
 
-    /// Serves one session over standard input and output.
+    /// Serves one session over standard input and output, under the key
+    /// in use when it starts.
     public func serveStdio(context: SessionContext) -> String {
-        ServerSession(store: store, configuration: configuration, context: context).serve(StdioChannel())
+        let proofKey: SyncKey?
+        do { proofKey = try currentKeys().proofKey } catch { return "session stdio: closed: \(error)" }
+        return ServerSession(store: store, configuration: configuration, context: context).serve(StdioChannel(), proofKey: proofKey)
     }
 
-    /// What every arrival's handshake starts from.
+    /// What every arrival's handshake starts from: the keys in use when it
+    /// is accepted, read once, so its TLS and its proof agree.
     private struct Handshakes {
         let server: SyncServer
-        let tls: TLSContext?
-        let proofKey: SyncKey?
-
-        init(server: SyncServer, tls: TLSContext?) {
-            self.server = server
-            self.tls = tls
-            proofKey = server.configuration.key?.derived(for: .handshakeProof)
-        }
 
         func arrival(_ connection: sending SocketChannel) throws(TransportError) -> Arrival {
+            // `serve` made the keys before it listened; a replacement is
+            // always whole, so this never fails.
+            guard let keys = server.keys.withLock({ $0 }) else { preconditionFailure("a server accepts only after it made its keys") }
             let store = server.store
             let machine = ServerHandshake(
-                replica: store.replicaID, epoch: store.epoch, proofKey: proofKey, nonce: HandshakeNonce(bytes: SyncKey.randomNonce())!,
-                allowsClips: tls == nil)
-            return try Arrival(connection, acceptedAt: .now, tls: tls, handshake: machine)
+                replica: store.replicaID, epoch: store.epoch, proofKey: keys.proofKey, nonce: HandshakeNonce(bytes: SyncKey.randomNonce())!,
+                allowsClips: keys.tls == nil)
+            return try Arrival(connection, acceptedAt: .now, tls: keys.tls, handshake: machine)
         }
     }
 

@@ -12,7 +12,9 @@ struct HTTPCommand: Command {
         [--header-timeout 10] [--request-limit 100,20ms] [--miss-limit 20,20s] [--no-rate-limit] [--maintenance on|off] [--maintenance-every 60] \
         [--metrics tcp:HOST:PORT|unix:PATH]
         """
-    static let summary = "Serve the store's share links over HTTP(S) to App Clips, browsers and Apple's CDN until SIGINT or SIGTERM; one log line per request on stderr."
+    static let summary =
+        "Serve the store's share links over HTTP(S) to App Clips, browsers and Apple's CDN until SIGINT or SIGTERM (SIGHUP re-reads --cert and --key); "
+        + "one log line per request on stderr."
 
     static let options: [OptionSpec] = [
         .value("listen", "tcp:HOST:PORT|unix:PATH", "where to serve (default: tcp:127.0.0.1:8080)"),
@@ -26,6 +28,7 @@ struct HTTPCommand: Command {
         .value("threads", "2", "threads that answer requests"),
         .values("trusted-proxy", "ADDRESS", "a proxy whose X-Forwarded-For names the client"),
         .value("header-timeout", "10", "seconds a client has to send its request's headers"),
+        .value("idle-timeout", "10", "seconds a connection may stay silent (1 to 3600)", hidden: true),
         .value("request-limit", "100,20ms", "requests per client address: a burst, then one per interval"),
         .value("miss-limit", "20,20s", "unknown ids per client address: a burst, then one per interval"),
         .flag("no-rate-limit", "turn both rate limits off (benchmarks, trusted networks)"),
@@ -69,13 +72,17 @@ struct HTTPCommand: Command {
         if let connections = try arguments.integer("max-per-address", in: 1...100_000) { server.maxConnectionsPerAddress = connections }
         if let threads = try arguments.integer("threads", in: 1...256) { server.threads = threads }
         if let seconds = try arguments.integer("header-timeout", in: 1...3600) { server.headerTimeout = .seconds(seconds) }
+        // Hidden (not in the synopsis): libmicrohttpd's idle timeout, 10 s
+        // by default; tests that hold a connection open across a reload
+        // lengthen it.
+        if let seconds = try arguments.integer("idle-timeout", in: 1...3600) { server.idleTimeout = .seconds(seconds) }
         let maintenance = try MaintenanceOptions(&arguments)
         let metricsOptions = try MetricsOptions(&arguments)
         try arguments.finish()
         switch (certificate, key) {
         case (nil, nil): break
         case (let certificate?, let key?):
-            server.tls = HTTPServerConfiguration.TLSCredentials(certificatePEM: try pem(certificate, "--cert"), keyPEM: try pem(key, "--key"))
+            do { server.tls = try .load(certificate: certificate, key: key) } catch { throw CLIError.invalidInput("--cert/--key: \(error)") }
             gateway.strictTransportSecurity = true
         default: throw CLIError.usage("--cert and --key go together: give both for HTTPS, or neither for plain HTTP")
         }
@@ -97,6 +104,15 @@ struct HTTPCommand: Command {
         } catch {
             throw CLIError.failure("\(error)")
         }
+        // Before the line that says it serves: from then on a signal finds
+        // its handler, never its default (which ends the process).
+        let stop = DispatchSemaphore(value: 0)
+        StopSignals.install { number in
+            metrics?.endpoint.set(.stopping)
+            logLine("signal \(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping; new connections are refused, answers in flight finish")
+            stop.signal()
+        }
+        ReloadSignal.install { logLine(reload(running, certificate: certificate, key: key)) }
         let scheme = server.tls == nil ? "http" : "https"
         let base: String
         if case .tcp(let host, let port) = running.endpoint { base = "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)" } else { base = "\(scheme)+unix" }
@@ -104,13 +120,6 @@ struct HTTPCommand: Command {
         let maintainer = maintenance.start(store, metrics: metrics?.maintenance) { logLine($0) }
         defer { maintainer?.stop() }
         metrics?.endpoint.set(.ready)
-
-        let stop = DispatchSemaphore(value: 0)
-        StopSignals.install { number in
-            metrics?.endpoint.set(.stopping)
-            logLine("signal \(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping; new connections are refused, answers in flight finish")
-            stop.signal()
-        }
         stop.wait()
         running.stop(grace: .seconds(10))
         logLine("http: stopped after \(counted(running.statistics.answered, "answer"))")
@@ -132,12 +141,20 @@ struct HTTPCommand: Command {
         return RateLimit(burst: burst, interval: .milliseconds(count * milliseconds))
     }
 
-    /// A PEM file's bytes; a clear error for one that is missing or is no PEM.
-    private static func pem(_ path: String, _ option: String) throws -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else { throw CLIError.invalidInput("\(option) \(path): cannot read the file") }
-        guard String(decoding: data, as: UTF8.self).contains("-----BEGIN ") else {
-            throw CLIError.invalidInput("\(option) \(path): not a PEM file (no -----BEGIN line)")
+    /// Reads `certificate` and `key` (the `--cert` and `--key` files)
+    /// again and gives them to `server` for the connections it accepts
+    /// from now on; the line to log, which says what happened. A pair that
+    /// cannot be read or used changes nothing.
+    private static func reload(_ server: HTTPServer, certificate: String?, key: String?) -> String {
+        guard let certificate, let key else { return "signal SIGHUP: nothing to reload: this gateway has no --cert and --key (limits are read only at start)" }
+        let kept = "signal SIGHUP: could not reload --cert/--key, still serving the certificate it had"
+        do {
+            try server.replaceCertificate(with: .load(certificate: certificate, key: key))
+        } catch HTTPServerError.start {
+            return "\(kept): libmicrohttpd could not use them (its reason is on the lines above); give a PEM certificate chain and its PEM private key"
+        } catch {
+            return "\(kept): \(error)"
         }
-        return Array(data)
+        return "signal SIGHUP: reloaded --cert \(certificate) and --key \(key): new connections get them; connections already open finish with the old ones"
     }
 }

@@ -10,7 +10,7 @@ struct RelayCommand: Command {
         "relay --nats URL[,URL…] --stream-key F [--stream SHARELOG] [--subject-prefix shares] [--replicas 3] [--creds F | --tls-ca F [--tls-cert F --tls-key F]] [--snapshot-from unix:PATH|tcp:HOST:PORT [--key-file F]] "
         + "[--maintenance on|off] [--maintenance-every 60] [--metrics tcp:HOST:PORT|unix:PATH]"
     static let summary =
-        "Relay the store through a NATS JetStream stream until SIGINT or SIGTERM: publish its own events, apply every other replica's."
+        "Relay the store through a NATS JetStream stream until SIGINT or SIGTERM (SIGHUP re-reads --key-file): publish its own events, apply every other replica's."
 
     struct Output: Encodable {
         let stream: String
@@ -54,10 +54,12 @@ struct RelayCommand: Command {
         if let name = try arguments.option("stream") { options.stream.name = try token(name, "--stream") }
         if let prefix = try arguments.option("subject-prefix") { options.stream.subjectPrefix = try token(prefix, "--subject-prefix") }
         if let replicas = try arguments.integer("replicas", in: 1...5) { options.stream.replicas = replicas }
+        var snapshotKeyFile: String?
         if let peer = try arguments.option("snapshot-from") {
             var request: SyncRequest
             do { request = SyncRequest(endpoint: try Endpoint(parsing: peer)) } catch { throw CLIError.invalidInput("--snapshot-from: \(error)") }
-            if let path = try arguments.option("key-file") {
+            snapshotKeyFile = try arguments.option("key-file")
+            if let path = snapshotKeyFile {
                 do { request.key = try SyncKey.load(from: path) } catch { throw CLIError.invalidInput("--key-file: \(error)") }
             }
             request.directions = .pull
@@ -89,6 +91,8 @@ struct RelayCommand: Command {
             metrics?.endpoint.set(.stopping)
             logLine("signal \(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping")
         }
+        let keyFile = snapshotKeyFile
+        ReloadSignal.install { logLine(reload(relay, keyFile: keyFile)) }
         let started = ContinuousClock.now
         let reporter = RelayReporter(statistics: relay.statistics, context: sessions)
         defer { reporter.stop() }
@@ -116,6 +120,21 @@ struct RelayCommand: Command {
             "published \(counted(counts.published, "event")) (\(counts.duplicatesPublished) already in the stream), "
                 + "received \(counted(counts.received, "message")) (\(counted(counts.applied, "new event"))) through sequence \(counts.streamPosition)")
         return ExitCode.success
+    }
+
+    /// Reads the `--key-file` of `--snapshot-from` again, for the pulls
+    /// that start from now on; the line to log. The stream key and the
+    /// NATS files are read only at start (docs/OPERATIONS.md "Reloading on
+    /// SIGHUP" says why).
+    private static func reload(_ relay: StreamRelay, keyFile: String?) -> String {
+        let others = "--stream-key and the NATS credentials and TLS files are read only at start"
+        guard let keyFile else { return "signal SIGHUP: nothing to reload: no --key-file; \(others)" }
+        do {
+            relay.replaceSnapshotKey(with: try SyncKey.load(from: keyFile))
+        } catch {
+            return "signal SIGHUP: could not reload --key-file, keeping the key it had: \(error)"
+        }
+        return "signal SIGHUP: reloaded --key-file \(keyFile) for pulls from --snapshot-from; \(others)"
     }
 
     /// A name JetStream takes as one subject token or stream name.

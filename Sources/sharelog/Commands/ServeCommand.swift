@@ -6,7 +6,7 @@ struct ServeCommand: Command {
     static let synopsis =
         "serve --listen unix:PATH|tcp:HOST:PORT | --stdio [--key-file F] [--max-connections 64] [--max-clip-sessions 16] [--clip-idle-timeout 10] "
         + "[--max-handshakes 256] [--heartbeat 5] [--peer-timeout 20] [--maintenance on|off] [--maintenance-every 60] [--metrics tcp:HOST:PORT|unix:PATH]"
-    static let summary = "Serve the store to sync clients until SIGINT or SIGTERM; one log line per session on stderr."
+    static let summary = "Serve the store to sync clients until SIGINT or SIGTERM (SIGHUP re-reads --key-file); one log line per session on stderr."
 
     static let options: [OptionSpec] = SyncOptions.options(endpoint: "listen") + [
         .value("max-connections", "64", "main sessions at once (1 to 10000)"),
@@ -59,6 +59,8 @@ struct ServeCommand: Command {
             log.append(server.serveStdio(context: sessions))
             return ExitCode.success
         }
+        // Not for --stdio: there SIGHUP is ssh's hangup, and ends the process.
+        ReloadSignal.install { log.append(reload(server, keyFile: sync.keyFile)) }
         // A --stdio server lives for one session (ssh starts one per
         // connection): the store's maintainer is the listening server, or
         // 'sharelog maintain'.
@@ -66,5 +68,18 @@ struct ServeCommand: Command {
         defer { maintainer?.stop() }
         do { try server.serve(context: sessions) { _ in metrics?.endpoint.set(.ready) } } catch { throw CLIError.failure("\(error)") }
         return ExitCode.success
+    }
+
+    /// Reads `keyFile` again and gives its key to `server` for the
+    /// connections it accepts from now on; the line to log, which says
+    /// what happened. A key that cannot be read or used changes nothing.
+    private static func reload(_ server: SyncServer, keyFile: String?) -> String {
+        guard let keyFile else { return "signal SIGHUP: nothing to reload: this server has no --key-file (limits are read only at start)" }
+        do {
+            try server.replaceKey(with: SyncKey.load(from: keyFile))
+        } catch {
+            return "signal SIGHUP: could not reload --key-file, still serving with the key it had: \(error)"
+        }
+        return "signal SIGHUP: reloaded --key-file \(keyFile): new connections must hold its key; sessions already running go on"
     }
 }
