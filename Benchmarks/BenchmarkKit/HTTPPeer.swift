@@ -54,8 +54,8 @@ public enum HTTPPeer {
             let running = try HTTPServer(
                 serving: Gateway(source: store, configuration: gateway, clock: FixedClock(Timestamp(milliseconds: now))),
                 configuration: server,
-                log: { line in
-                    let bytes = Array("sharelog: \(line)\n".utf8)
+                log: { record in
+                    let bytes = Array("sharelog: \(record.message)\n".utf8)
                     bytes.withUnsafeBytes { _ = write(log, $0.baseAddress, $0.count) }
                 })
             guard case .tcp(_, let port) = running.endpoint else { return (1, "the server did not listen on TCP") }

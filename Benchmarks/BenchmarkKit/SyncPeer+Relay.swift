@@ -77,9 +77,9 @@ extension SyncPeer {
                 }
             }
             watching.start()
-            try relay.run(context: context) { line in
-                if line.hasPrefix("caught up") { printLine("caught-up \(monotonicNanoseconds())") }
-                FileHandle.standardError.write(Data("relay: \(line)\n".utf8))
+            try relay.run(context: context) { record in
+                if record.event == "relay.caughtUp" { printLine("caught-up \(monotonicNanoseconds())") }
+                FileHandle.standardError.write(Data("relay: \(record.message)\n".utf8))
             }
             return (0, nil)
         } catch {

@@ -14,6 +14,9 @@ struct Context {
     let domain: AppClipDomain
     /// `--json`: one JSON document (or one per line for streams).
     let json: Bool
+    /// `--log-format`, then `SHARELOG_LOG_FORMAT`, then text on a terminal
+    /// and JSON elsewhere (`ProcessLog`).
+    let logFormat: LogFormat
 
     /// Reads the options every command accepts.
     init(_ arguments: inout Arguments, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
@@ -36,6 +39,7 @@ struct Context {
         let domainName = try arguments.option("domain") ?? environment["SHARELOG_DOMAIN"] ?? AppClipDomain.standard.name
         do { domain = try AppClipDomain(domainName) } catch { throw CLIError.invalidInput("--domain: \(error)") }
         json = arguments.flag("json")
+        logFormat = try ProcessLog.format(option: try arguments.option("log-format"), environment: environment)
     }
 
     var storeOptions: ShareStore.Options {
@@ -56,8 +60,10 @@ struct Context {
         if let commitWatchFallback { options.commitWatchFallback = commitWatchFallback }
         let store = try ShareStore.open(at: storePath, creatingIfMissing: creatingIfMissing, options: options)
         if let upgrade = store.upgrade {
-            FileHandle.standardError.write(Data(
-                "sharelog: upgraded the store from format \(upgrade.fromVersion) to \(upgrade.toVersion) (\(upgrade.eventsReplayed) log entries replayed)\n".utf8))
+            logEvent(
+                "store.upgraded",
+                "upgraded the store from format \(upgrade.fromVersion) to \(upgrade.toVersion) (\(upgrade.eventsReplayed) log entries replayed)", .info,
+                [("from", LogValue(upgrade.fromVersion)), ("to", LogValue(upgrade.toVersion)), ("eventsReplayed", LogValue(upgrade.eventsReplayed))])
         }
         return store
     }

@@ -27,14 +27,14 @@ struct MaintenanceOptions {
         }
     }
 
-    /// A started scheduler for `store` that logs through `log` each pass
+    /// A started scheduler for `store` that logs (`ProcessLog`) each pass
     /// that did something, each failure, and each change of hands: the
     /// first pass that found another process maintaining, and the pass
     /// that took over from it (not every skipped pass: a gateway beside a
     /// server on one store would say so once a minute). Nil when
     /// maintenance is off. Each pass is counted in `metrics`, when given.
     /// Stop it before closing the store.
-    func start(_ store: ShareStore, metrics: MaintenanceMetrics?, log: @escaping @Sendable (String) -> Void) -> MaintenanceScheduler? {
+    func start(_ store: ShareStore, metrics: MaintenanceMetrics?) -> MaintenanceScheduler? {
         guard let schedule else { return nil }
         let skipping = Locked(false)
         let scheduler = MaintenanceScheduler(store: store, schedule: schedule) { outcome in
@@ -45,21 +45,27 @@ struct MaintenanceOptions {
                     defer { wasSkipping = !report.ran }
                     return wasSkipping
                 }
+                var record = report.logRecord
                 if !report.ran {
-                    if !wasSkipping { log("\(report); this process takes over if it stops") }
+                    guard !wasSkipping else { return }
+                    record.message += "; this process takes over if it stops"
                 } else if wasSkipping {
-                    log("maintenance: the other process stopped maintaining the store; this one took over. \(report)")
-                } else if report.sweep.expired > 0 || report.compaction != nil || (report.trim?.shares ?? 0) > 0 {
-                    log("\(report)")
+                    record.message = "maintenance: the other process stopped maintaining the store; this one took over. " + record.message
+                    record.fields.append(("tookOver", true))
+                } else if report.sweep.expired == 0, report.compaction == nil, (report.trim?.shares ?? 0) == 0 {
+                    return
                 }
+                ProcessLog.record(record)
             case .failure(let error):
-                log(Self.failureLine(error))
+                ProcessLog.record(Self.failureRecord(error))
             }
         }
         scheduler.start()
         return scheduler
     }
 
-    /// The log line of a pass that failed.
-    static func failureLine(_ error: ShareLogError) -> String { "maintenance failed: \(error); trying again at the next pass" }
+    /// The log record of a pass that failed.
+    static func failureRecord(_ error: ShareLogError) -> LogRecord {
+        LogRecord(.error, "maintenance.failed", "maintenance failed: \(error); trying again at the next pass", [("reason", LogValue("\(error)"))])
+    }
 }

@@ -34,7 +34,9 @@ struct MetricsOptions {
     func start(_ store: ShareStore) throws -> MetricsService? {
         guard let endpoint else { return nil }
         let service = try MetricsService(store, at: endpoint)
-        logLine("metrics: serving /metrics, /healthz and /readyz on \(service.server.endpoint)")
+        logEvent(
+            "metrics.serving", "metrics: serving /metrics, /healthz and /readyz on \(service.server.endpoint)", .info,
+            [("endpoint", LogValue("\(service.server.endpoint)"))])
         return service
     }
 }
@@ -56,7 +58,7 @@ final class MetricsService: Sendable {
         configuration.threads = 1
         configuration.maxConnections = 64
         do {
-            server = try HTTPServer(serving: endpoint, configuration: configuration, log: { logLine("metrics: \($0)") })
+            server = try HTTPServer(serving: endpoint, configuration: configuration, log: { ProcessLog.record($0) })
         } catch {
             throw CLIError.failure("--metrics \(address): \(error)")
         }

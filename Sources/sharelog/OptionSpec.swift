@@ -51,6 +51,7 @@ struct OptionSpec: Sendable, Hashable {
         .value("now-file", "FILE", "act as if it were the time FILE holds, read whenever the time is needed (a test hook)", hidden: true),
         .value("domain", "D", "the App Clip link domain (default: $SHARELOG_DOMAIN, else cards.example.com)"),
         .flag("json", "print JSON (one object per line where output is a stream); errors too, on standard error"),
+        .value("log-format", "json|text", "log lines on standard error as JSON objects or text (default: $SHARELOG_LOG_FORMAT, else text on a terminal, JSON otherwise)"),
         .flag("help", "print help: sharelog's, or a command's"),
         .flag("version", "print the formats this build reads and writes, and exit"),
     ]

@@ -1,4 +1,5 @@
 import Foundation
+import ShareLog
 import SharePrimitives
 import ShareSync
 
@@ -16,7 +17,12 @@ final class RelayReporter: Sendable {
                 let now = statistics.current
                 guard now != last else { continue }
                 last = now
-                logLine("published \(now.published), received \(now.received) (\(now.applied) new), at sequence \(now.streamPosition), \(now.streamPending) pending")
+                logEvent(
+                    "relay.progress",
+                    "published \(now.published), received \(now.received) (\(now.applied) new), at sequence \(now.streamPosition), \(now.streamPending) pending",
+                    .info,
+                    [("published", LogValue(now.published)), ("received", LogValue(now.received)), ("applied", LogValue(now.applied)),
+                     ("sequence", LogValue(now.streamPosition)), ("pending", LogValue(now.streamPending))])
             }
         }
         thread.stackSize = 1 << 20

@@ -86,7 +86,7 @@ struct ShareAnswer {
     /// - Throws: `CLIError.failure` when the file cannot be written.
     static func savePhoto(of preview: VCardPreview, to path: String) throws -> Bool {
         guard let photo = preview.photo else {
-            logLine("the card has no readable photo; nothing written to \(path)")
+            logEvent("share.photo.missing", "the card has no readable photo; nothing written to \(path)", .warning)
             return false
         }
         guard FileManager.default.createFile(atPath: path, contents: photo.bytes) else {

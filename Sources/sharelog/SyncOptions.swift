@@ -48,9 +48,11 @@ struct SyncOptions {
         // peer that keeps this side's interval would be given up between
         // two of its heartbeats.
         if session.peerTimeout <= session.heartbeatInterval {
-            logLine(
+            logEvent(
+                "options.warning",
                 "warning: --peer-timeout \(session.peerTimeout.components.seconds) is not above --heartbeat \(session.heartbeatInterval.components.seconds): "
-                    + "a peer that sends a heartbeat as often as this side does is given up between two of them; keep it a few heartbeats above")
+                    + "a peer that sends a heartbeat as often as this side does is given up between two of them; keep it a few heartbeats above",
+                .warning)
         }
         self.session = session
     }
@@ -100,7 +102,3 @@ struct SyncOptions {
         + "which needs no key"
 }
 
-/// One line on standard error, for servers and following clients.
-func logLine(_ line: String) {
-    FileHandle.standardError.write(Data("sharelog: \(line)\n".utf8))
-}

@@ -19,9 +19,14 @@ do {
         exit(ExitCode.success)
     case .run(let command, var arguments):
         let context = try Context(&arguments)
-        exit(try command.run(&arguments, context))
+        ProcessLog.use(context.logFormat)
+        let status = try command.run(&arguments, context)
+        ProcessLog.flush()
+        exit(status)
     }
 } catch {
+    // The log's lines come before the error that ends the command.
+    ProcessLog.flush()
     ErrorReport(error).write(json: jsonErrors)
     exit(ExitCode.of(error))
 }

@@ -4,7 +4,8 @@ import TestSupport
 /// Runs the `sharelog` executable on one store at the pair's fixed time:
 /// every command line starts with `--store` and `--now`, so no run reads
 /// the real clock. Children get this process's environment (libfaketime's
-/// shift included) and start through `Subprocess`.
+/// shift included) and start through `Subprocess`, and log text lines,
+/// which the harness reads (`--log-format text`).
 struct SharelogCommand {
     let executable: URL
     let store: String
@@ -13,7 +14,7 @@ struct SharelogCommand {
 
     /// Starts `sharelog --store … --now … arguments…` and returns at once.
     func start(_ arguments: [String]) throws -> Subprocess {
-        try Subprocess(executable.path, ["--store", store, "--now", now] + arguments,
+        try Subprocess(executable.path, ["--store", store, "--now", now, "--log-format", "text"] + arguments,
                        environment: ProcessInfo.processInfo.environment)
     }
 

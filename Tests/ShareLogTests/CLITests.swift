@@ -27,9 +27,10 @@ struct CLI {
     /// The child's whole environment: empty, but for the clock shift that
     /// `Scripts/test` applies with `faketime` (docs/RELIABILITY.md), so a
     /// command that read the real clock would be caught by that run too.
+    /// Log lines are text, which the tests read.
     static let inheritedEnvironment = ProcessInfo.processInfo.environment.filter { name, _ in
         name == "LD_PRELOAD" || name.hasPrefix("FAKETIME")
-    }
+    }.merging(["SHARELOG_LOG_FORMAT": "text"]) { kept, _ in kept }
 
     func run(_ arguments: String..., input: Data? = nil) throws -> Result {
         try run(arguments: arguments, input: input)

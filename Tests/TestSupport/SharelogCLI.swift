@@ -10,10 +10,12 @@ public struct SharelogCLI: Sendable {
         .deletingLastPathComponent().appendingPathComponent("sharelog").path
 
     /// The child's whole environment: empty but for the clock shift that
-    /// `Scripts/test` applies with `faketime`.
+    /// `Scripts/test` applies with `faketime`, and text log lines, which
+    /// the tests read (a child's standard error is a pipe, where the
+    /// default is JSON; the tests of JSON logs ask for it).
     public static let environment = ProcessInfo.processInfo.environment.filter { name, _ in
         name == "LD_PRELOAD" || name.hasPrefix("FAKETIME")
-    }
+    }.merging(["SHARELOG_LOG_FORMAT": "text"]) { kept, _ in kept }
 
     public let store: String
     /// The `--now` of every run, unless `nowFile` is set.

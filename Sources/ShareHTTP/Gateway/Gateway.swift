@@ -71,12 +71,16 @@ public final class Gateway: HTTPResponder {
     }
 
     /// Counts the answer in the metrics, when there are any, and gives its
-    /// access log line, with the inside failure of a 500.
-    public func answered(_ request: GatewayRequest, _ response: GatewayResponse, microseconds: Int64) -> String? {
+    /// access log record (`http.request`), with the inside failure of a 500.
+    public func answered(_ request: GatewayRequest, _ response: GatewayResponse, microseconds: Int64) -> LogRecord? {
         metrics?.answered(response, seconds: Double(microseconds) / 1_000_000)
-        let line = logLine(request, response, microseconds: microseconds).description
-        guard let failure = response.failure else { return line }
-        return line + " error=" + String(failure.unicodeScalars.map { $0.value < 0x20 ? " " : Character($0) }).debugDescription
+        var record = logLine(request, response, microseconds: microseconds).logRecord
+        if let failure = response.failure {
+            let printable = String(failure.unicodeScalars.map { $0.value < 0x20 ? " " : Character($0) })
+            record.message += " error=" + printable.debugDescription
+            record.fields.append(("error", LogValue(printable)))
+        }
+        return record
     }
 
     /// The access log's line for an answer that took `microseconds`.

@@ -1,3 +1,5 @@
+import SharePrimitives
+
 /// The `apple-app-site-association` file (docs/HTTP.md): the App Clips
 /// that may claim this domain, and the full apps that take its `/appclip`
 /// links. Built once; served byte for byte.

@@ -1,3 +1,5 @@
+import ShareLog
+
 /// One line of the access log (docs/HTTP.md "Access log"): the method,
 /// route, status, body bytes, the handler's time in microseconds, and at
 /// most the daily keyed tag of a record name. Never the path, the query,
@@ -29,5 +31,15 @@ public struct AccessLogLine: Sendable, CustomStringConvertible {
 
     public var description: String {
         "http method=\(Self.loggable(method)) route=\(route.rawValue) status=\(status) bytes=\(bytes) us=\(microseconds)" + (tag.map { " tag=\($0)" } ?? "")
+    }
+
+    /// `http.request`: the line as its message, its parts as fields.
+    public var logRecord: LogRecord {
+        var fields: [(name: String, value: LogValue)] = [
+            ("method", LogValue(Self.loggable(method))), ("route", LogValue(route.rawValue)), ("status", LogValue(status)),
+            ("bytes", LogValue(bytes)), ("microseconds", LogValue(microseconds)),
+        ]
+        if let tag { fields.append(("tag", LogValue(tag))) }
+        return LogRecord(status >= 500 ? .error : .info, "http.request", description, fields)
     }
 }

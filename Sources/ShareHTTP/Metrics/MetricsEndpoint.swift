@@ -1,3 +1,4 @@
+import ShareLog
 import ShareMetrics
 import SharePrimitives
 
@@ -53,7 +54,7 @@ public final class MetricsEndpoint: HTTPResponder {
         }
     }
 
-    public func answered(_ request: GatewayRequest, _ response: GatewayResponse, microseconds: Int64) -> String? { nil }
+    public func answered(_ request: GatewayRequest, _ response: GatewayResponse, microseconds: Int64) -> LogRecord? { nil }
 
     private static func text(_ status: HTTPStatus, _ body: String, contentType: String = "text/plain; charset=utf-8") -> GatewayResponse {
         GatewayResponse(

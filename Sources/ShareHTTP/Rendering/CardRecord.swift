@@ -1,4 +1,5 @@
 import ShareLog
+import SharePrimitives
 
 /// The JSON form of a share: shaped like CloudKit Web Services'
 /// `records/lookup` answer, so a client written against CloudKit's public

@@ -1,3 +1,5 @@
+import ShareLog
+
 /// What an `HTTPServer` serves: the answer to each request, and what
 /// follows an answer. `Gateway` (the link's domain) and `MetricsEndpoint`
 /// (an operator's scrapes) are the two.
@@ -10,7 +12,7 @@ public protocol HTTPResponder: Sendable {
     func respond(to request: GatewayRequest) -> GatewayResponse
 
     /// Called once per answered request, once its answer is queued, with
-    /// the time `respond` took: the server's log line for it, or nil for
+    /// the time `respond` took: the server's log record for it, or nil for
     /// none.
-    func answered(_ request: GatewayRequest, _ response: GatewayResponse, microseconds: Int64) -> String?
+    func answered(_ request: GatewayRequest, _ response: GatewayResponse, microseconds: Int64) -> LogRecord?
 }

@@ -1,5 +1,6 @@
 internal import CMicroHTTPD
 import Foundation
+import ShareLog
 import SharePrimitives
 import ShareSync
 
@@ -42,10 +43,11 @@ public final class HTTPServer: Sendable {
     }
 
     /// Starts serving `responder` (a `Gateway`, or a `MetricsEndpoint`) as
-    /// `configuration` says; `log` receives each line the responder gives
+    /// `configuration` says; `log` receives each record the responder gives
     /// for an answer (the gateway's access log) and libmicrohttpd's own
-    /// messages.
-    public init(serving responder: any HTTPResponder, configuration: HTTPServerConfiguration, log: @escaping @Sendable (String) -> Void)
+    /// messages (`http.library`, warnings). It is called on the
+    /// connections' threads and must not block (`LogQueue`).
+    public init(serving responder: any HTTPResponder, configuration: HTTPServerConfiguration, log: @escaping @Sendable (LogRecord) -> Void)
         throws(HTTPServerError)
     {
         switch configuration.endpoint {

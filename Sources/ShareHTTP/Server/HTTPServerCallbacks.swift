@@ -1,5 +1,6 @@
 internal import CMicroHTTPD
 import Foundation
+import ShareLog
 
 /// libmicrohttpd's callbacks: C functions that find their daemon's
 /// `DaemonContext` (and through it the `ServerCore`) through their `cls`
@@ -61,7 +62,8 @@ enum HTTPServerCallbacks {
     static let libraryLog: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void = { cls, message in
         guard let message else { return }
         let text = String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
-        core(cls).log("http libmicrohttpd: " + String(text.unicodeScalars.map { $0.value < 0x20 ? " " : Character($0) }))
+        let printable = String(text.unicodeScalars.map { $0.value < 0x20 ? " " : Character($0) })
+        core(cls).log(LogRecord(.warning, "http.library", "http libmicrohttpd: " + printable))
     }
 
     /// The access handler. libmicrohttpd calls it once the header is in,

@@ -1,3 +1,4 @@
+import ShareLog
 import Synchronization
 
 /// What libmicrohttpd's callbacks reach through their `cls` pointer: the
@@ -5,7 +6,7 @@ import Synchronization
 /// `HTTPServer`, which outlives the daemon that calls into it.
 final class ServerCore: Sendable {
     let responder: any HTTPResponder
-    let log: @Sendable (String) -> Void
+    let log: @Sendable (LogRecord) -> Void
     let watch: ConnectionWatch
     /// Requests whose handler has run and whose answer is not yet done.
     let inFlight = Atomic<Int>(0)
@@ -17,7 +18,7 @@ final class ServerCore: Sendable {
     /// Set by `stop()`: answers from then on close their connection.
     let stopping = Atomic<Bool>(false)
 
-    init(responder: any HTTPResponder, log: @escaping @Sendable (String) -> Void, headerTimeout: Duration) {
+    init(responder: any HTTPResponder, log: @escaping @Sendable (LogRecord) -> Void, headerTimeout: Duration) {
         self.responder = responder
         self.log = log
         watch = ConnectionWatch(timeout: headerTimeout)

@@ -1,3 +1,5 @@
+import SharePrimitives
+
 /// What one maintenance pass did (`ShareStore.maintain`).
 public struct MaintenanceReport: Hashable, Sendable, CustomStringConvertible {
     /// The store's time the pass ran at: shares due then were expired.
@@ -31,5 +33,22 @@ public struct MaintenanceReport: Hashable, Sendable, CustomStringConvertible {
         }
         if let trim { parts.append("forgot \(trim.shares) ended share\(trim.shares == 1 ? "" : "s")") }
         return "maintenance at \(at.iso8601): " + parts.joined(separator: "; ")
+    }
+
+    /// `maintenance.pass` (or `maintenance.skipped`): `description` as the
+    /// message, and what the pass did as fields.
+    public var logRecord: LogRecord {
+        guard ran else { return LogRecord(.info, "maintenance.skipped", description, [("at", LogValue(at.iso8601))]) }
+        var fields: [(name: String, value: LogValue)] = [
+            ("at", LogValue(at.iso8601)), ("expired", LogValue(sweep.expired)), ("sweepMilliseconds", LogValue(sweepDuration.wholeMilliseconds)),
+        ]
+        if let compaction, let compactionDuration {
+            fields += [
+                ("redacted", LogValue(compaction.redacted)), ("freePagesZeroed", LogValue(compaction.scrub?.freePagesZeroed ?? 0)),
+                ("compactionMilliseconds", LogValue(compactionDuration.wholeMilliseconds)),
+            ]
+        }
+        if let trim { fields.append(("forgotten", LogValue(trim.shares))) }
+        return LogRecord(.info, "maintenance.pass", description, fields)
     }
 }

@@ -81,7 +81,7 @@ public final class StreamRelay: Sendable {
     ///   `.store` from the store, `.sync` from a snapshot pull or when the
     ///   store's commits cannot be watched, `.key` when the stream key file
     ///   cannot be advanced, and the relay's own refusals.
-    public func run(context: SessionContext, log: @escaping @Sendable (String) -> Void = { _ in }, ready: () -> Void = {}) throws(RelayFailure) {
+    public func run(context: SessionContext, log: @escaping @Sendable (LogRecord) -> Void = { _ in }, ready: () -> Void = {}) throws(RelayFailure) {
         let info = try ensureStreamPatiently(context: context, log: log)
         let identity = RelayStreamIdentity(stream: info)
         let codec = RelayCodec(prefix: options.stream.subjectPrefix, keyring: keyring)
@@ -89,7 +89,9 @@ public final class StreamRelay: Sendable {
             store: store, connection: connection, settings: options.stream, codec: codec, identity: identity,
             statistics: statistics, clock: options.clock)
         try catchUp(consumer, identity: identity, context: context, log: log)
-        log("caught up with stream \(options.stream.name) at sequence \(consumer.position); publishing")
+        log(LogRecord(
+            .info, "relay.caughtUp", "caught up with stream \(options.stream.name) at sequence \(consumer.position); publishing",
+            [("stream", LogValue(options.stream.name)), ("sequence", LogValue(consumer.position))]))
         ready()
         // The watch's own failure and the relay's are told apart: the
         // relay's rides out of the watch as a value.
@@ -108,7 +110,7 @@ public final class StreamRelay: Sendable {
     /// until `context` stops, or either fails; then stops both.
     private func relay(
         _ consumer: RelayConsumer, codec: RelayCodec, identity: RelayStreamIdentity, context: SessionContext,
-        log: @escaping @Sendable (String) -> Void
+        log: @escaping @Sendable (LogRecord) -> Void
     ) throws(RelayFailure) {
         let interrupter = consumer.interrupter
         let publishing = RelayThread(name: "sharelog-relay-publish") { [self] () throws(RelayFailure) in
@@ -143,7 +145,7 @@ public final class StreamRelay: Sendable {
     /// The publishing thread's body: publishes what is pending, and when
     /// there was nothing, waits for a commit, a stop or the heartbeat.
     private func publish(
-        codec: RelayCodec, identity: RelayStreamIdentity, context: SessionContext, log: @escaping @Sendable (String) -> Void
+        codec: RelayCodec, identity: RelayStreamIdentity, context: SessionContext, log: @escaping @Sendable (LogRecord) -> Void
     ) throws(RelayFailure) {
         // Made here: a publisher belongs to the one thread that uses it.
         let publisher = try RelayPublisher(
@@ -175,14 +177,17 @@ public final class StreamRelay: Sendable {
     /// `ensureStream`, tried again a second apart while JetStream does not
     /// answer in time, until `setupPatience` has passed; any other refusal
     /// is thrown at once.
-    private func ensureStreamPatiently(context: SessionContext, log: @escaping @Sendable (String) -> Void) throws(RelayFailure) -> StreamInfo {
+    private func ensureStreamPatiently(context: SessionContext, log: @escaping @Sendable (LogRecord) -> Void) throws(RelayFailure) -> StreamInfo {
         let giveUp = ContinuousClock.now + Self.setupPatience
         while true {
             do {
                 return try ensureStream()
             } catch {
                 guard case .stream(let cause) = error, cause.timedOut, ContinuousClock.now < giveUp, !context.isStopping else { throw error }
-                log("JetStream did not answer in time while the relay set up stream \(options.stream.name) (\(cause)); trying again")
+                log(LogRecord(
+                    .warning, "relay.setup.retry",
+                    "JetStream did not answer in time while the relay set up stream \(options.stream.name) (\(cause)); trying again",
+                    [("stream", LogValue(options.stream.name)), ("reason", LogValue("\(cause)"))]))
                 context.sleep(for: .seconds(1))
             }
         }
@@ -219,7 +224,7 @@ public final class StreamRelay: Sendable {
     /// JetStream's errors (`RelayFailure.stream`) are waited out, a second
     /// apart.
     private func catchUp(
-        _ consumer: RelayConsumer, identity: RelayStreamIdentity, context: SessionContext, log: @escaping @Sendable (String) -> Void
+        _ consumer: RelayConsumer, identity: RelayStreamIdentity, context: SessionContext, log: @escaping @Sendable (LogRecord) -> Void
     ) throws(RelayFailure) {
         var end: UInt64?
         while !context.isStopping {
@@ -236,7 +241,7 @@ public final class StreamRelay: Sendable {
                     try takeSnapshot(consumer, identity: identity, firstHeld: first, appliedThrough: applied, context: context, log: log)
                 case .stream(let cause):
                     statistics.update { $0.retries += 1 }
-                    log("waiting for the cluster: \(cause)")
+                    log(LogRecord(.warning, "relay.waiting", "waiting for the cluster: \(cause)", [("reason", LogValue("\(cause)"))]))
                     context.sleep(for: .seconds(1))
                 case .snapshotRequired, .unsuitableStream, .invalidMessage, .cardBeyondKeyWindow, .store, .sync, .key:
                     throw error
@@ -254,18 +259,24 @@ public final class StreamRelay: Sendable {
     /// stream, read from its oldest message on, brings the rest.
     private func takeSnapshot(
         _ consumer: RelayConsumer, identity: RelayStreamIdentity, firstHeld: UInt64, appliedThrough: UInt64,
-        context: SessionContext, log: @escaping @Sendable (String) -> Void
+        context: SessionContext, log: @escaping @Sendable (LogRecord) -> Void
     ) throws(RelayFailure) {
         guard var request = options.snapshotFrom else { return }
         request.key = snapshotKey.withLock { $0 }
-        log("the stream lost messages \(appliedThrough + 1)…\(firstHeld - 1) this replica never applied; pulling from \(request.endpoint)")
+        log(LogRecord(
+            .warning, "relay.snapshot.started",
+            "the stream lost messages \(appliedThrough + 1)…\(firstHeld - 1) this replica never applied; pulling from \(request.endpoint)",
+            [("firstLost", LogValue(appliedThrough + 1)), ("lastLost", LogValue(firstHeld - 1)), ("peer", LogValue("\(request.endpoint)"))]))
         let summary: SyncSummary
         do { summary = try SyncClient.run(request, store: store, context: context) } catch { throw .sync(error) }
         let cursor = PeerCursor(peer: identity.consumed, epoch: identity.epoch, position: firstHeld - 1, lastSeen: options.clock.now())
         _ = try RelayFailure.fromStore(store.apply([], advancing: cursor))
         consumer.resume(at: firstHeld - 1)
         statistics.update { $0.snapshots += 1 }
-        log("pulled \(summary.eventsReceived) events (\(summary.eventsApplied) new) from the peer; reading the stream from sequence \(firstHeld)")
+        log(LogRecord(
+            .info, "relay.snapshot.ended",
+            "pulled \(summary.eventsReceived) events (\(summary.eventsApplied) new) from the peer; reading the stream from sequence \(firstHeld)",
+            [("eventsReceived", LogValue(summary.eventsReceived)), ("eventsApplied", LogValue(summary.eventsApplied)), ("sequence", LogValue(firstHeld))]))
     }
 
     /// Runs `step` until `context` stops, waiting out connection and
@@ -273,7 +284,7 @@ public final class StreamRelay: Sendable {
     /// to 5 s). Such an error once the context stops (a fetch the stop
     /// interrupted) ends it quietly; any other is thrown.
     private func loop(
-        context: SessionContext, log: @escaping @Sendable (String) -> Void, _ step: () throws(RelayFailure) -> Void
+        context: SessionContext, log: @escaping @Sendable (LogRecord) -> Void, _ step: () throws(RelayFailure) -> Void
     ) throws(RelayFailure) {
         var backoff = Duration.milliseconds(250)
         while !context.isStopping {
@@ -284,7 +295,9 @@ public final class StreamRelay: Sendable {
                 guard case .stream(let cause) = error else { throw error }
                 guard !context.isStopping else { return }
                 statistics.update { $0.retries += 1 }
-                log("retrying in \(backoff): \(cause)")
+                log(LogRecord(
+                    .warning, "relay.retry", "retrying in \(backoff): \(cause)",
+                    [("milliseconds", LogValue(backoff.wholeMilliseconds)), ("reason", LogValue("\(cause)"))]))
                 context.sleep(for: backoff)
                 backoff = min(backoff * 2, .seconds(5))
             }

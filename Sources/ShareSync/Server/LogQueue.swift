@@ -1,34 +1,36 @@
 import Foundation
+import ShareLog
 import SharePrimitives
 
-/// Log lines handed to a thread of their own, so that a server never waits
+/// Log records handed to a thread of their own, so that a server never waits
 /// on its log: a standard error that nobody reads fills its pipe, and a
 /// write to it then blocks until somebody does.
 ///
 /// `append` only takes a lock and never waits for the writer. The queue
-/// holds at most `capacity` lines; a line that finds it full is dropped and
-/// counted, and the writer says how many were dropped before the next line
-/// it writes, so a flood costs the log its detail, never the server its
-/// progress. `close(waitingAtMost:)` writes what is queued and ends the
-/// writer; lines appended after it are dropped.
+/// holds at most `capacity` records; one that finds it full is dropped and
+/// counted, and the writer says how many were dropped (a `log.dropped`
+/// warning) before the next record it writes, so a flood costs the log its
+/// detail, never the server its progress. Each record is stamped with the
+/// wall-clock time it was appended. `close(waitingAtMost:)` writes what is
+/// queued and ends the writer; records appended after it are dropped.
 public final class LogQueue: Sendable {
     /// What `append`, `close` and the writer share.
     private struct State {
-        var lines: [String] = []
+        var records: [(LogRecord, Timestamp)] = []
         var droppedSinceWrite = 0
         var droppedInAll = 0
         var closing = false
     }
 
-    /// The most lines waiting for the writer.
+    /// The most records waiting for the writer.
     public let capacity: Int
-    private let write: @Sendable (String) -> Void
+    private let write: @Sendable (LogRecord, Timestamp) -> Void
     private let state = LockedCondition(State())
     private let finished = DispatchSemaphore(value: 0)
 
-    /// Starts the writer thread, which calls `write` with each line in
-    /// order, never two at once.
-    public init(capacity: Int = 1024, write: @escaping @Sendable (String) -> Void) {
+    /// Starts the writer thread, which calls `write` with each record and
+    /// its time, in order, never two at once.
+    public init(capacity: Int = 1024, write: @escaping @Sendable (LogRecord, Timestamp) -> Void) {
         self.capacity = max(capacity, 1)
         self.write = write
         let thread = Thread { [self] in drain() }
@@ -36,20 +38,21 @@ public final class LogQueue: Sendable {
         thread.start()
     }
 
-    /// Queues `line` for the writer; drops it when `capacity` lines wait.
-    /// Never blocks on the writer.
-    public func append(_ line: String) {
+    /// Queues `record` for the writer; drops it when `capacity` records
+    /// wait. Never blocks on the writer.
+    public func append(_ record: LogRecord) {
+        let time = SystemClock().now()
         state.withLock { state in
-            guard !state.closing, state.lines.count < capacity else {
+            guard !state.closing, state.records.count < capacity else {
                 state.droppedSinceWrite += 1
                 state.droppedInAll += 1
                 return
             }
-            state.lines.append(line)
+            state.records.append((record, time))
         }
     }
 
-    /// The lines dropped so far because the queue was full.
+    /// The records dropped so far because the queue was full.
     public var dropped: Int { state.withLock { $0.droppedInAll } }
 
     /// Lets the writer write what is queued and end, waiting for it at
@@ -66,16 +69,20 @@ public final class LogQueue: Sendable {
 
     private func drain() {
         while true {
-            let (batch, dropped, done) = state.wait { state -> ([String], Int, Bool)? in
-                guard !state.lines.isEmpty || state.closing else { return nil }
+            let (batch, dropped, done) = state.wait { state -> ([(LogRecord, Timestamp)], Int, Bool)? in
+                guard !state.records.isEmpty || state.closing else { return nil }
                 defer {
-                    state.lines = []
+                    state.records = []
                     state.droppedSinceWrite = 0
                 }
-                return (state.lines, state.droppedSinceWrite, state.closing && state.lines.isEmpty)
+                return (state.records, state.droppedSinceWrite, state.closing && state.records.isEmpty)
             }
-            if dropped > 0 { write("\(dropped) log lines were dropped: the log's reader fell behind") }
-            for line in batch { write(line) }
+            if dropped > 0 {
+                write(
+                    LogRecord(.warning, "log.dropped", "\(dropped) log lines were dropped: the log's reader fell behind", [("dropped", LogValue(dropped))]),
+                    SystemClock().now())
+            }
+            for (record, time) in batch { write(record, time) }
             if done { break }
         }
         finished.signal()

@@ -12,8 +12,8 @@ struct ServerSession {
     /// Serves `channel`, the only session of `serve --stdio`: the
     /// handshake under `handshakeTimeout`, with proofs under `proofKey`
     /// (nil: none asked), then the session, to its end. Returns its log
-    /// line.
-    func serve(_ channel: any ByteChannel, proofKey: SyncKey?) -> String {
+    /// record.
+    func serve(_ channel: any ByteChannel, proofKey: SyncKey?) -> LogRecord {
         defer { channel.close() }
         let started = ContinuousClock.now
         let messages = MessageChannel(channel, maxFrameBytes: configuration.options.maxFrameBytes)
@@ -22,9 +22,11 @@ struct ServerSession {
         do {
             let peer = try HandshakeExchange.server(handshake, over: messages, store: store, deadline: started + configuration.options.handshakeTimeout)
             return runSession(messages, peer: peer, peerText: "\(channel)", serving: nil, wake: try context.registeredSignal(), acceptedAt: started)
-                .logLine
+                .logRecord
         } catch {
-            return "session \(channel): closed: \(error)"
+            return LogRecord(
+                .warning, "sync.connection.closed", "session \(channel): closed: \(error)",
+                [("peer", LogValue("\(channel)")), ("reason", LogValue("\(error)"))])
         }
     }
 

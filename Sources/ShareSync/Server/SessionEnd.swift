@@ -12,13 +12,24 @@ struct SessionEnd {
     /// From the connection's arrival to the session's end.
     let duration: Duration
 
-    var logLine: String {
+    /// `sync.session.ended`, with the session's figures as fields.
+    var logRecord: LogRecord {
+        var fields: [(name: String, value: LogValue)] = [
+            ("peer", LogValue(peerText)), ("role", LogValue("\(peer.role)")), ("replica", LogValue("\(peer.replica)")),
+            ("directions", LogValue(directions)), ("milliseconds", LogValue(duration.wholeMilliseconds)),
+        ]
         switch outcome {
         case .success(let summary):
-            return "session \(peerText): \(directions): ended well; received \(summary.eventsReceived) events (\(summary.eventsApplied) new), "
+            fields += [
+                ("outcome", "ok"), ("eventsReceived", LogValue(summary.eventsReceived)), ("eventsApplied", LogValue(summary.eventsApplied)),
+                ("eventsSent", LogValue(summary.eventsSent)), ("bytesIn", LogValue(summary.bytesIn)), ("bytesOut", LogValue(summary.bytesOut)),
+            ]
+            let message = "session \(peerText): \(directions): ended well; received \(summary.eventsReceived) events (\(summary.eventsApplied) new), "
                 + "sent \(summary.eventsSent), \(summary.bytesIn) bytes in, \(summary.bytesOut) out, \(duration.wholeMilliseconds) ms"
+            return LogRecord(.info, "sync.session.ended", message, fields)
         case .failure(let failure):
-            return "session \(peerText): closed: \(failure)"
+            fields += [("outcome", "failed"), ("reason", LogValue("\(failure)"))]
+            return LogRecord(.warning, "sync.session.ended", "session \(peerText): closed: \(failure)", fields)
         }
     }
 

@@ -92,7 +92,9 @@ public final class SyncServer: Sendable {
         let wake = try context.registeredSignal()
         defer { context.release(wake) }
         let sessions = DispatchGroup()
-        configuration.log("serving \(store.path) on \(listener.endpoint)")
+        configuration.log(
+            LogRecord(.info, "sync.serving", "serving \(store.path) on \(listener.endpoint)",
+                      [("store", LogValue(store.path)), ("endpoint", LogValue("\(listener.endpoint)"))]))
         ready(listener.endpoint)
         var vestibule = Vestibule(capacity: configuration.maxWaitingConnections, timeout: configuration.options.handshakeTimeout)
         defer { vestibule.closeAll() }
@@ -112,16 +114,20 @@ public final class SyncServer: Sendable {
             }
         }
         let running = places.inUse
-        configuration.log(running == 0 ? "stopping" : "stopping: waiting for \(running) session\(running == 1 ? "" : "s") to end")
+        configuration.log(
+            LogRecord(.info, "sync.stopping", running == 0 ? "stopping" : "stopping: waiting for \(running) session\(running == 1 ? "" : "s") to end",
+                      [("sessions", LogValue(running))]))
         _ = sessions.wait(timeout: .now() + .seconds(Int(configuration.options.writeTimeout.components.seconds) + 5))
-        configuration.log("stopped")
+        configuration.log(LogRecord(.info, "sync.stopped", "stopped"))
     }
 
     /// Serves one session over standard input and output, under the key
-    /// in use when it starts.
-    public func serveStdio(context: SessionContext) -> String {
+    /// in use when it starts; returns its log record.
+    public func serveStdio(context: SessionContext) -> LogRecord {
         let proofKey: SyncKey?
-        do { proofKey = try currentKeys().proofKey } catch { return "session stdio: closed: \(error)" }
+        do { proofKey = try currentKeys().proofKey } catch {
+            return LogRecord(.warning, "sync.connection.closed", "session stdio: closed: \(error)", [("peer", "stdio"), ("reason", LogValue("\(error)"))])
+        }
         return ServerSession(store: store, configuration: configuration, context: context).serve(StdioChannel(), proofKey: proofKey)
     }
 
@@ -157,19 +163,23 @@ public final class SyncServer: Sendable {
             } catch {
                 if case .timedOut = error { return }
                 guard DescriptorShortage.isShortage(error) else {
-                    configuration.log("accept failed: \(error)")
+                    configuration.log(LogRecord(.error, "sync.accept.failed", "accept failed: \(error)", [("reason", LogValue("\(error)"))]))
                     return
                 }
                 let oldest = vestibule.evictOldest()
                 oldest?.close()
-                if let line = shortage.failed(error, droppedOne: oldest != nil, at: .now) { configuration.log(line) }
+                if let line = shortage.failed(error, droppedOne: oldest != nil, at: .now) {
+                    configuration.log(LogRecord(.warning, "sync.descriptors.short", line))
+                }
                 if oldest == nil { return }
                 continue
             }
             if let displaced = vestibule.seat(arrival) {
                 let reason = "\(vestibule.capacity) connections that have not finished their handshake are waiting, the most this server holds; "
                     + "this one had waited longest (a flood of connections that say nothing?)"
-                configuration.log("session \(displaced.peer): closed: dropped before its handshake ended: \(reason)")
+                configuration.log(
+                    LogRecord(.warning, "sync.connection.closed", "session \(displaced.peer): closed: dropped before its handshake ended: \(reason)",
+                              [("peer", LogValue(displaced.peer)), ("reason", "displaced")]))
                 configuration.metrics?.refusedAtHandshake()
                 displaced.close()
             }
@@ -188,7 +198,9 @@ public final class SyncServer: Sendable {
             start(arrival.handOver(), peer: peer, wake: wake, arrival: arrival, context: context, group: group)
         case .busy(let role):
             vestibule.remove(arrival)
-            configuration.log("session \(arrival.peer): refused: busy (\(places.pool(role)))")
+            configuration.log(
+                LogRecord(.warning, "sync.connection.refused", "session \(arrival.peer): refused: busy (\(places.pool(role)))",
+                          [("peer", LogValue(arrival.peer)), ("role", LogValue("\(role)")), ("reason", "busy")]))
             configuration.metrics?.refusedBusy()
             arrival.close()
         case .failed(let failure):
@@ -217,7 +229,9 @@ public final class SyncServer: Sendable {
 
     /// Closes an arrival that never got a session, with its log line.
     private func drop(_ arrival: Arrival, because failure: SyncFailure) {
-        configuration.log("session \(arrival.peer): closed: \(failure)")
+        configuration.log(
+            LogRecord(.warning, "sync.connection.closed", "session \(arrival.peer): closed: \(failure)",
+                      [("peer", LogValue(arrival.peer)), ("reason", LogValue("\(failure)"))]))
         configuration.metrics?.refusedAtHandshake()
         arrival.close()
     }
@@ -244,7 +258,7 @@ public final class SyncServer: Sendable {
             let end = session.run(messages, peer: peer, peerText: peerText, serving: clips, wake: wake, acceptedAt: acceptedAt)
             places.release(peer.role)
             metrics?.ended(end)
-            log(end.logLine)
+            log(end.logRecord)
             group.leave()
         }
         thread.name = "sharelog-sync-session"

@@ -1,3 +1,5 @@
+import ShareLog
+
 /// How a `SyncServer` listens and what it allows.
 public struct SyncServerConfiguration: Sendable {
     /// Where to listen: `.unix(path:)` (a socket file of mode 0600),
@@ -19,11 +21,11 @@ public struct SyncServerConfiguration: Sendable {
     /// (`Vestibule`); when that many wait, the longest-waiting is dropped
     /// to seat a new one.
     public var maxWaitingConnections = 256
-    /// Where the server writes one line per session, and its own events.
+    /// Where the server logs one record per session, and its own events.
     /// Called from the accept thread and every session thread: it must not
     /// block (`LogQueue` is a log that never does). Peer text in a line is
     /// quoted and cut.
-    public var log: @Sendable (String) -> Void = { _ in }
+    public var log: @Sendable (LogRecord) -> Void = { _ in }
     /// Where the server counts its sessions, when its process exposes
     /// metrics (docs/OPERATIONS.md "Metrics").
     public var metrics: SyncServerMetrics?

@@ -66,7 +66,9 @@ struct BackupCommand: Command {
     /// that died were removed beside `destination`; nothing when none were.
     static func noteLeftovers(_ count: Int, beside destination: String) {
         guard count > 0 else { return }
-        FileHandle.standardError.write(Data(
-            "sharelog: removed \(counted(count, "staging directory", "staging directories")) an interrupted backup or restore left beside \(destination)\n".utf8))
+        logEvent(
+            "backup.leftoversRemoved",
+            "removed \(counted(count, "staging directory", "staging directories")) an interrupted backup or restore left beside \(destination)", .info,
+            [("removed", LogValue(count))])
     }
 }

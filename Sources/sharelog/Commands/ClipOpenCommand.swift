@@ -67,7 +67,7 @@ struct ClipOpenCommand: Command {
         if let failure {
             // Offline: the clip's own store answers when it holds the share.
             guard try store.fetch(name) != .notFound else { throw Self.neverHeld(name, failure) }
-            logLine("the server is unreachable (\(failure)); answering from this clip's own store")
+            logEvent("clip.offline", "the server is unreachable (\(failure)); answering from this clip's own store", .warning)
             answer.source = .clipStoreOffline
         } else {
             answer.source = .server

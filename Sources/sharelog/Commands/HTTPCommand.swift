@@ -1,8 +1,9 @@
 import Dispatch
 import Foundation
 import ShareHTTP
-import ShareSync
+import ShareLog
 import SharePrimitives
+import ShareSync
 
 struct HTTPCommand: Command {
     static let name = "http"
@@ -90,7 +91,10 @@ struct HTTPCommand: Command {
         let store = try context.openStore()
         defer { store.close() }
         if gateway.clipAppIDs.isEmpty && gateway.fullAppIDs.isEmpty {
-            logLine("warning: no --app-id or --full-app-id: /.well-known/apple-app-site-association answers 404, so iOS will not open the App Clip from this domain's links")
+            logEvent(
+                "http.siteAssociation.missing",
+                "warning: no --app-id or --full-app-id: /.well-known/apple-app-site-association answers 404, so iOS will not open the App Clip from this domain's links",
+                .warning)
         }
         let metrics = try metricsOptions.start(store)
         defer { metrics?.stop() }
@@ -98,7 +102,7 @@ struct HTTPCommand: Command {
         do {
             let handler = Gateway(
                 source: store, configuration: gateway, clock: context.clock, metrics: metrics.map { GatewayMetrics(registry: $0.registry) })
-            running = try HTTPServer(serving: handler, configuration: server, log: AccessLog.write)
+            running = try HTTPServer(serving: handler, configuration: server, log: { ProcessLog.record($0) })
         } catch HTTPServerError.start(let reason) where server.tls != nil {
             throw CLIError.invalidInput("--cert/--key: libmicrohttpd could not start with them (\(reason)); give a PEM certificate chain and its PEM private key")
         } catch {
@@ -109,20 +113,24 @@ struct HTTPCommand: Command {
         let stop = DispatchSemaphore(value: 0)
         StopSignals.install { number in
             metrics?.endpoint.set(.stopping)
-            logLine("signal \(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping; new connections are refused, answers in flight finish")
+            logEvent("signal.stop", "signal \(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping; new connections are refused, answers in flight finish")
             stop.signal()
         }
-        ReloadSignal.install { logLine(reload(running, certificate: certificate, key: key)) }
+        ReloadSignal.install { ProcessLog.record(reload(running, certificate: certificate, key: key)) }
         let scheme = server.tls == nil ? "http" : "https"
         let base: String
         if case .tcp(let host, let port) = running.endpoint { base = "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)" } else { base = "\(scheme)+unix" }
-        logLine("http: serving \(context.storePath) at \(base) on \(running.endpoint)")
-        let maintainer = maintenance.start(store, metrics: metrics?.maintenance) { logLine($0) }
+        logEvent(
+            "http.serving", "http: serving \(context.storePath) at \(base) on \(running.endpoint)", .info,
+            [("store", LogValue(context.storePath)), ("url", LogValue(base)), ("endpoint", LogValue("\(running.endpoint)"))])
+        let maintainer = maintenance.start(store, metrics: metrics?.maintenance)
         defer { maintainer?.stop() }
         metrics?.endpoint.set(.ready)
         stop.wait()
         running.stop(grace: .seconds(10))
-        logLine("http: stopped after \(counted(running.statistics.answered, "answer"))")
+        logEvent(
+            "http.stopped", "http: stopped after \(counted(running.statistics.answered, "answer"))", .info,
+            [("answers", LogValue(running.statistics.answered))])
         return ExitCode.success
     }
 
@@ -145,16 +153,16 @@ struct HTTPCommand: Command {
     /// again and gives them to `server` for the connections it accepts
     /// from now on; the line to log, which says what happened. A pair that
     /// cannot be read or used changes nothing.
-    private static func reload(_ server: HTTPServer, certificate: String?, key: String?) -> String {
-        guard let certificate, let key else { return "signal SIGHUP: nothing to reload: this gateway has no --cert and --key (limits are read only at start)" }
+    private static func reload(_ server: HTTPServer, certificate: String?, key: String?) -> LogRecord {
+        guard let certificate, let key else { return LogRecord(.info, "http.reload", "signal SIGHUP: nothing to reload: this gateway has no --cert and --key (limits are read only at start)") }
         let kept = "signal SIGHUP: could not reload --cert/--key, still serving the certificate it had"
         do {
             try server.replaceCertificate(with: .load(certificate: certificate, key: key))
         } catch HTTPServerError.start {
-            return "\(kept): libmicrohttpd could not use them (its reason is on the lines above); give a PEM certificate chain and its PEM private key"
+            return LogRecord(.warning, "http.reload", "\(kept): libmicrohttpd could not use them (its reason is on the lines above); give a PEM certificate chain and its PEM private key")
         } catch {
-            return "\(kept): \(error)"
+            return LogRecord(.warning, "http.reload", "\(kept): \(error)")
         }
-        return "signal SIGHUP: reloaded --cert \(certificate) and --key \(key): new connections get them; connections already open finish with the old ones"
+        return LogRecord(.info, "http.reload", "signal SIGHUP: reloaded --cert \(certificate) and --key \(key): new connections get them; connections already open finish with the old ones")
     }
 }

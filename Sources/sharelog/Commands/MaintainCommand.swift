@@ -42,13 +42,13 @@ struct MaintainCommand: Command {
 
         let stopped = DispatchSemaphore(value: 0)
         StopSignals.install { number in
-            logLine("signal \(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping after the pass in progress")
+            logEvent("signal.stop", "signal \(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping after the pass in progress")
             stopped.signal()
         }
         let scheduler = MaintenanceScheduler(store: store, schedule: schedule) { outcome in
             switch outcome {
-            case .success(let report): logLine("\(report)")
-            case .failure(let error): logLine(MaintenanceOptions.failureLine(error))
+            case .success(let report): ProcessLog.record(report.logRecord)
+            case .failure(let error): ProcessLog.record(MaintenanceOptions.failureRecord(error))
             }
         }
         scheduler.start()

@@ -89,21 +89,21 @@ struct RelayCommand: Command {
         let sessions = SessionContext()
         StopSignals.install(sessions) { number in
             metrics?.endpoint.set(.stopping)
-            logLine("signal \(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping")
+            logEvent("signal.stop", "signal \(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping")
         }
         let keyFile = snapshotKeyFile
-        ReloadSignal.install { logLine(reload(relay, keyFile: keyFile)) }
+        ReloadSignal.install { ProcessLog.record(reload(relay, keyFile: keyFile)) }
         let started = ContinuousClock.now
         let reporter = RelayReporter(statistics: relay.statistics, context: sessions)
         defer { reporter.stop() }
-        let maintainer = maintenance.start(store, metrics: metrics?.maintenance) { logLine($0) }
+        let maintainer = maintenance.start(store, metrics: metrics?.maintenance)
         defer { maintainer?.stop() }
         do {
-            try relay.run(context: sessions, log: { logLine($0) }, ready: { metrics?.endpoint.set(.ready) })
+            try relay.run(context: sessions, log: { ProcessLog.record($0) }, ready: { metrics?.endpoint.set(.ready) })
         } catch {
             switch error {
             case .snapshotRequired:
-                logLine("\(error)")
+                logEvent("relay.snapshotRequired", "\(error)", .error)
                 return ExitCode.snapshotRequired
             case .unsuitableStream, .invalidMessage, .cardBeyondKeyWindow, .store, .stream, .sync, .key:
                 // Each description says what failed and what to do.
@@ -126,15 +126,15 @@ struct RelayCommand: Command {
     /// that start from now on; the line to log. The stream key and the
     /// NATS files are read only at start (docs/OPERATIONS.md "Reloading on
     /// SIGHUP" says why).
-    private static func reload(_ relay: StreamRelay, keyFile: String?) -> String {
+    private static func reload(_ relay: StreamRelay, keyFile: String?) -> LogRecord {
         let others = "--stream-key and the NATS credentials and TLS files are read only at start"
-        guard let keyFile else { return "signal SIGHUP: nothing to reload: no --key-file; \(others)" }
+        guard let keyFile else { return LogRecord(.info, "relay.reload", "signal SIGHUP: nothing to reload: no --key-file; \(others)") }
         do {
             relay.replaceSnapshotKey(with: try SyncKey.load(from: keyFile))
         } catch {
-            return "signal SIGHUP: could not reload --key-file, keeping the key it had: \(error)"
+            return LogRecord(.warning, "relay.reload", "signal SIGHUP: could not reload --key-file, keeping the key it had: \(error)")
         }
-        return "signal SIGHUP: reloaded --key-file \(keyFile) for pulls from --snapshot-from; \(others)"
+        return LogRecord(.info, "relay.reload", "signal SIGHUP: reloaded --key-file \(keyFile) for pulls from --snapshot-from; \(others)")
     }
 
     /// A name JetStream takes as one subject token or stream name.

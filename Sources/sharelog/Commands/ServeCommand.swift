@@ -1,4 +1,5 @@
 import Glibc
+import ShareLog
 import ShareSync
 
 struct ServeCommand: Command {
@@ -43,9 +44,7 @@ struct ServeCommand: Command {
         configuration.maxWaitingConnections = maxHandshakes
         // The server never waits on its log: a standard error nobody reads
         // costs lines (counted), not progress.
-        let log = LogQueue { logLine($0) }
-        defer { log.close() }
-        configuration.log = { log.append($0) }
+        configuration.log = { ProcessLog.record($0) }
         let metrics = try metricsOptions.start(store)
         defer { metrics?.stop() }
         configuration.metrics = metrics.map { SyncServerMetrics(registry: $0.registry) }
@@ -53,18 +52,18 @@ struct ServeCommand: Command {
         let sessions = SessionContext()
         StopSignals.install(sessions) { number in
             metrics?.endpoint.set(.stopping)
-            log.append("signal \(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping")
+            logEvent("signal.stop", "signal \(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping")
         }
         if case .stdio = sync.endpoint {
-            log.append(server.serveStdio(context: sessions))
+            ProcessLog.record(server.serveStdio(context: sessions))
             return ExitCode.success
         }
         // Not for --stdio: there SIGHUP is ssh's hangup, and ends the process.
-        ReloadSignal.install { log.append(reload(server, keyFile: sync.keyFile)) }
+        ReloadSignal.install { ProcessLog.record(reload(server, keyFile: sync.keyFile)) }
         // A --stdio server lives for one session (ssh starts one per
         // connection): the store's maintainer is the listening server, or
         // 'sharelog maintain'.
-        let maintainer = maintenance.start(store, metrics: metrics?.maintenance) { log.append($0) }
+        let maintainer = maintenance.start(store, metrics: metrics?.maintenance)
         defer { maintainer?.stop() }
         do { try server.serve(context: sessions) { _ in metrics?.endpoint.set(.ready) } } catch { throw CLIError.failure("\(error)") }
         return ExitCode.success
@@ -73,13 +72,13 @@ struct ServeCommand: Command {
     /// Reads `keyFile` again and gives its key to `server` for the
     /// connections it accepts from now on; the line to log, which says
     /// what happened. A key that cannot be read or used changes nothing.
-    private static func reload(_ server: SyncServer, keyFile: String?) -> String {
-        guard let keyFile else { return "signal SIGHUP: nothing to reload: this server has no --key-file (limits are read only at start)" }
+    private static func reload(_ server: SyncServer, keyFile: String?) -> LogRecord {
+        guard let keyFile else { return LogRecord(.info, "sync.reload", "signal SIGHUP: nothing to reload: this server has no --key-file (limits are read only at start)") }
         do {
             try server.replaceKey(with: SyncKey.load(from: keyFile))
         } catch {
-            return "signal SIGHUP: could not reload --key-file, still serving with the key it had: \(error)"
+            return LogRecord(.warning, "sync.reload", "signal SIGHUP: could not reload --key-file, still serving with the key it had: \(error)")
         }
-        return "signal SIGHUP: reloaded --key-file \(keyFile): new connections must hold its key; sessions already running go on"
+        return LogRecord(.info, "sync.reload", "signal SIGHUP: reloaded --key-file \(keyFile): new connections must hold its key; sessions already running go on")
     }
 }

@@ -69,8 +69,15 @@ struct SyncCommand: Command {
         if follow {
             SyncClient.follow(request, store: store, context: sessions, onSession: { result in
                 switch result {
-                case .success(let summary): logLine("session ended: received \(counted(summary.eventsReceived, "event")) (\(summary.eventsApplied) new), sent \(counted(summary.eventsSent, "event"))")
-                case .failure(let failure): logLine("session ended: \(failure); reconnecting")
+                case .success(let summary):
+                    logEvent(
+                        "follow.session.ended",
+                        "session ended: received \(counted(summary.eventsReceived, "event")) (\(summary.eventsApplied) new), sent \(counted(summary.eventsSent, "event"))",
+                        .info,
+                        [("outcome", "ok"), ("eventsReceived", LogValue(summary.eventsReceived)), ("eventsApplied", LogValue(summary.eventsApplied)),
+                         ("eventsSent", LogValue(summary.eventsSent))])
+                case .failure(let failure):
+                    logEvent("follow.session.ended", "session ended: \(failure); reconnecting", .warning, [("outcome", "failed"), ("reason", LogValue("\(failure)"))])
                 }
             }, progress: progress)
             context.progressDone()

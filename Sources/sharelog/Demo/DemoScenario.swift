@@ -101,9 +101,10 @@ final class DemoScenario {
         }
     }
 
-    /// The global options of a child on `store`, at the demo clock's time.
+    /// The global options of a child on `store`, at the demo clock's time,
+    /// logging text lines, which the demo reads.
     func sharelog(_ store: String, _ arguments: String...) -> [String] {
-        ["--store", store, "--now", clock.now().iso8601, "--domain", settings.domain.name] + arguments
+        ["--store", store, "--now", clock.now().iso8601, "--domain", settings.domain.name, "--log-format", "text"] + arguments
     }
 
     // MARK: - Steps 1 to 4
@@ -128,7 +129,7 @@ final class DemoScenario {
     /// clock (`--now-file`), and serves its metrics on a free loopback port.
     private func startServer() throws -> String {
         let arguments = [
-            "--store", places.main, "--now-file", clock.file, "--domain", settings.domain.name, "serve", "--listen", endpoint,
+            "--store", places.main, "--now-file", clock.file, "--domain", settings.domain.name, "--log-format", "text", "serve", "--listen", endpoint,
             "--maintenance-every", "1", "--metrics", "tcp:127.0.0.1:0",
         ]
         let child = try children.start("serve", arguments)

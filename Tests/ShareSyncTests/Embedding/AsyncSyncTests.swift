@@ -16,7 +16,7 @@ import TestTraits
         _ = try await main.create(vCards: (0..<5).map(SessionFlowTests.card))
         var configuration = SyncServerConfiguration(endpoint: .unix(path: directory.appending("s.sock")))
         let log = LogLines()
-        configuration.log = { log.append($0) }
+        configuration.log = { log.append($0.message) }
         let server = SyncServer(store: main, configuration: configuration)
         let listening = Mutex<Endpoint?>(nil)
         let ended = Atomic<Bool>(false)

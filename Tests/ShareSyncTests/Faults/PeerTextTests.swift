@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 @testable import ShareSync
+import ShareLog
 import SharePrimitives
 
 /// What a peer says reaches the server's log quoted, escaped and cut, and
@@ -24,18 +25,18 @@ import SharePrimitives
         let entered = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         let written = Written()
-        let log = LogQueue(capacity: 10) { line in
-            written.append(line)
-            if line == "first" {
+        let log = LogQueue(capacity: 10) { record, _ in
+            written.append(record.message)
+            if record.message == "first" {
                 entered.signal()
                 release.wait()
             }
         }
-        log.append("first")
+        log.append(LogRecord(.info, "test.line", "first"))
         #expect(entered.wait(timeout: .now() + 30) == .success)
         // The writer is stuck on "first": 10 lines wait, 90 are dropped,
         // and appending never waits for it.
-        for index in 0..<100 { log.append("line \(index)") }
+        for index in 0..<100 { log.append(LogRecord(.info, "test.line", "line \(index)")) }
         #expect(log.dropped == 90)
         release.signal()
         log.close()

@@ -104,7 +104,7 @@ import TestTraits
         let lines = Mutex<[String]>([])
         let ended = Mutex<Result<Void, RelayFailure>?>(nil)
         let thread = Thread {
-            let result = Result { () throws(RelayFailure) in try relay.run(context: context) { line in lines.withLock { $0.append(line) } } }
+            let result = Result { () throws(RelayFailure) in try relay.run(context: context) { record in lines.withLock { $0.append(record.message) } } }
             ended.withLock { $0 = result }
         }
         thread.start()

@@ -24,7 +24,7 @@ final class InProcessServer: @unchecked Sendable {
         var configuration = SyncServerConfiguration(endpoint: endpoint)
         configuration.options = options
         let log = self.log
-        configuration.log = { log.append($0) }
+        configuration.log = { log.append($0.message) }
         let server = SyncServer(store: store, configuration: configuration)
         let ready = DispatchSemaphore(value: 0)
         let context = self.context, finished = self.finished

@@ -37,7 +37,7 @@ final class InProcessRelay {
         let (relay, context, outcome) = (relay, context, outcome)
         let thread = Thread {
             let result = Result { () throws(RelayFailure) in
-                try relay.run(context: context) { line in outcome.lines.withLock { $0.append(line) } }
+                try relay.run(context: context) { record in outcome.lines.withLock { $0.append(record.message) } }
             }
             outcome.ended.withLock { $0 = result }
         }

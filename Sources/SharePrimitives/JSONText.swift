@@ -1,10 +1,11 @@
-/// JSON string literals (RFC 8259 §7), written by hand so a record's JSON
-/// is one pass over the card with no encoder: quotes, backslashes and
-/// controls escaped, and `<`, `>`, `&` as `\u` escapes so the JSON is
-/// inert if some client ever puts it in a page.
-enum JSONText {
+/// JSON string literals (RFC 8259 §7), written by hand so a gateway record's
+/// JSON is one pass over the card, and a log line one pass over its text,
+/// with no encoder: quotes, backslashes and controls escaped, and `<`, `>`,
+/// `&`, U+2028 and U+2029 as `\u` escapes so the JSON is inert if some
+/// client ever puts it in a page or a script.
+package enum JSONText {
     /// `text` as a quoted JSON string.
-    static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         var out = "\""
         out.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars {
