@@ -77,6 +77,9 @@ final class RelayBench {
         context.remove(directory)
     }
 
+    /// The cluster's client URLs, for a connection of the benchmark's own.
+    var servers: [String] { cluster.clientURLs }
+
     /// The CPU time the cluster's running servers have used, in seconds.
     func natsCPUSeconds() -> Double {
         (0..<cluster.size).compactMap { cluster.pid($0).flatMap(ProcStatus.cpuSeconds) }.reduce(0, +)

@@ -17,9 +17,12 @@ import TestSupport
 ///   the stream acknowledged the share (read every millisecond), which
 ///   splits the delay into publishing and delivery.
 /// - *direct*: what the follow workload measures: a main store served by
-///   an `InProcessServer`, and `sharelog-bench follow`.
+///   an `InProcessServer`, and `sharelog-bench follow`;
+/// - *NATS alone*: the floor under the relay's delay (`NatsDelayFloor`):
+///   a message of a relay message's size published by this process to a
+///   stream of its own, timed to its delivery to a waiting consumer.
 ///
-/// The work is cut into slices and the two take turns, rotated. Before
+/// The work is cut into slices and the three take turns, rotated. Before
 /// each create, both ways pause for a random time below `pause` (5 ms),
 /// not timed: a share made at once after the last one arrived would find
 /// every thread on the way in the same phase (the publisher just gone back
@@ -29,10 +32,12 @@ extension RelayWorkload {
     /// The longest untimed pause before each create.
     private static let pause = Duration.milliseconds(5)
 
-    /// The two ways, taking turns slice by slice.
-    private enum Path: CaseIterable { case relay, direct }
+    /// The three ways, taking turns slice by slice.
+    private enum Path: CaseIterable { case relay, direct, natsAlone }
 
-    func measureDelay(_ relay: RelayBench, _ context: BenchContext, _ measurements: inout Measurements) throws {
+    /// - Parameter messageBytes: the size of the floor's messages: a relay
+    ///   message's, as the throughput rounds found it.
+    func measureDelay(_ relay: RelayBench, messageBytes: Int, _ context: BenchContext, _ measurements: inout Measurements) throws {
         let configuration = context.configuration
         let deck = CardDeck(mixed: false, pool: configuration.cardPool)
         let bench = SyncBench(context: context)
@@ -62,11 +67,15 @@ extension RelayWorkload {
         defer { server.stop() }
         let follower = try bench.startFollower(store: followerPath, socket: sockets + "/main.sock")
         defer { follower.stop() }
+        let floor = try NatsDelayFloor(servers: relay.servers, stream: "BENCH-FLOOR", timeout: Self.stepDeadline)
+        defer { floor.stop() }
+        let floorBody = [UInt8](repeating: 0x5A, count: messageBytes)
 
         let shares = configuration.syncFollowShares
         let slices = configuration.slices
         var viaRelay = (delay: Latencies(), published: Latencies())
         var direct = Latencies()
+        var natsAlone = (delivered: Latencies(), acknowledged: Latencies())
         var madeOnA: [(name: RecordName, card: [UInt8])] = []
         var madeOnMain = 0
         var random = SeededGenerator(seed: 16)
@@ -76,6 +85,7 @@ extension RelayWorkload {
             switch path {
             case .relay: _ = try relayOne(card: deck.card(0), a: a, relayA: relayA, relayB: relayB, made: &madeOnA, first: true)
             case .direct: _ = try followOne(card: deck.card(0), main: main, follower: follower, expected: 1, first: true)
+            case .natsAlone: _ = try floor.roundTrip(body: floorBody, timeout: .seconds(60))
             }
         }
         madeOnMain = 1
@@ -94,11 +104,17 @@ extension RelayWorkload {
                     case .direct:
                         direct.append(try followOne(card: deck.card(madeOnMain), main: main, follower: follower, expected: madeOnMain + 1))
                         madeOnMain += 1
+                    case .natsAlone:
+                        let times = try floor.roundTrip(body: floorBody, timeout: .seconds(30))
+                        natsAlone.delivered.append(times.delivered)
+                        natsAlone.acknowledged.append(times.acknowledged)
                     }
                 }
             }
         }
-        // Both relays idle: nothing is committed on A or B any more.
+        // Both relays idle: nothing is committed on A or B any more, and
+        // the floor's consumer is gone.
+        floor.stop()
         let idleSeconds = configuration.followIdleSeconds ?? 10
         context.progress("relay delay: both relays idle for \(idleSeconds) s")
         let relays = [relayA, relayB]
@@ -132,6 +148,17 @@ extension RelayWorkload {
             measurements.record(
                 "sync.relay.delay.vsDirect.\(id)", title: "  relay / direct follow, \(label)", unit: "x",
                 higherIsBetter: false, comparable: false, system: .shareLog, value: relayed / followed)
+            let floored = natsAlone.delivered.milliseconds(p)
+            measurements.record(
+                "sync.relay.delay.natsAlone.\(id)",
+                title: "  floor: NATS alone, publish to a waiting consumer's delivery, \(messageBytes) B, \(label)",
+                unit: "ms", higherIsBetter: false, comparable: false, system: .shareLog, value: floored)
+            measurements.record(
+                "sync.relay.delay.natsAlone.acknowledged.\(id)", title: "    of which: publish to the stream's acknowledgement, \(label)",
+                unit: "ms", higherIsBetter: false, comparable: false, system: .shareLog, value: natsAlone.acknowledged.milliseconds(p))
+            measurements.record(
+                "sync.relay.delay.natsAlone.vsDirect.\(id)", title: "  NATS alone / direct follow, \(label)", unit: "x",
+                higherIsBetter: false, comparable: false, system: .shareLog, value: floored / followed)
         }
         measurements.record(
             "sync.relay.delay.held", title: "  shares replica B holds live with their card, of \(Formatting.grouped(madeOnA.count))",

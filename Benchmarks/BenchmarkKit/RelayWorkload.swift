@@ -1,5 +1,6 @@
 import Foundation
 import ShareLog
+import ShareSync
 
 /// Sync workload 5, the relay through NATS JetStream (issue 16), next to
 /// direct sync. A real 3-server JetStream cluster on 127.0.0.1 (the
@@ -15,7 +16,13 @@ import ShareLog
 ///   stopped, a new, empty replica's relay, timed from its start (before
 ///   it connects) until its commit of the last event;
 /// - *direct*: the same source store's catch-up by a new replica, pulling
-///   from `sharelog-bench serve` as the catch-up workload does.
+///   from `sharelog-bench serve` as the catch-up workload does;
+/// - *NATS alone*: the floor under the relay's catch-up
+///   (`NatsCatchUpFloor`): a new consumer reading the round's stream with
+///   the relay's libnats calls, and nothing else.
+///
+/// The source's relay publishes the round's stream first, timed on its
+/// own; the three ways then take turns, their order rotated each round.
 ///
 /// Delay (`RelayWorkload+Delay.swift`): shares created one at a time on a
 /// replica, timed from the return of the durable create to the other
@@ -26,7 +33,7 @@ public struct RelayWorkload: Workload {
     public init() {}
 
     /// The ways of moving the events that each throughput round runs.
-    enum Way: CaseIterable { case relay, direct }
+    enum Way: CaseIterable { case relay, direct, natsAlone }
 
     /// How long a relay may take over one step: to catch up, to publish or
     /// to apply a whole store.
@@ -37,11 +44,12 @@ public struct RelayWorkload: Workload {
         context.progress("relay: starting a 3-server NATS JetStream cluster on 127.0.0.1")
         let relay = try RelayBench(context: context)
         defer { relay.stop() }
-        try measureThroughput(count: count, relay, context, &measurements)
-        try measureDelay(relay, context, &measurements)
+        let messageBytes = try measureThroughput(count: count, relay, context, &measurements)
+        try measureDelay(relay, messageBytes: messageBytes, context, &measurements)
     }
 
-    private func measureThroughput(count: Int, _ relay: RelayBench, _ context: BenchContext, _ measurements: inout Measurements) throws {
+    /// - Returns: the mean size of the stream's messages, in bytes.
+    private func measureThroughput(count: Int, _ relay: RelayBench, _ context: BenchContext, _ measurements: inout Measurements) throws -> Int {
         let configuration = context.configuration
         let deck = CardDeck(mixed: false, pool: configuration.cardPool)
         let bench = SyncBench(context: context)
@@ -61,16 +69,20 @@ public struct RelayWorkload: Workload {
         let server = try bench.startServer(store: source, socket: sockets + "/main.sock")
         defer { server.stop() }
 
+        var messageBytes = 0
         for round in 0..<configuration.syncRounds {
+            let stream = "BENCH-R\(round + 1)"
+            context.progress("relay: round \(round + 1), publishing the source store into stream \(stream)")
+            let publish = try Self.publishAll(count, from: source, through: stream, relay)
+            measurements.record(
+                "sync.relay.publish", title: "  the source's relay publishing them, until the stream acknowledged the last",
+                unit: "events/s", higherIsBetter: true, system: .shareLog, value: Double(count) / publish)
             let shift = round % Way.allCases.count
             var rates: [Way: Double] = [:]
             for way in Way.allCases[shift...] + Way.allCases[..<shift] {
                 context.remove(receiver)
                 switch way {
                 case .relay:
-                    let stream = "BENCH-R\(round + 1)"
-                    context.progress("relay: round \(round + 1), publishing the source store into stream \(stream)")
-                    let publish = try Self.publishAll(count, from: source, through: stream, relay)
                     context.progress("relay: round \(round + 1), a new replica's relay applying stream \(stream)")
                     try relay.copyKey(to: receiver)
                     let apply = try Self.applyAll(count, into: receiver, from: stream, relay)
@@ -88,9 +100,6 @@ public struct RelayWorkload: Workload {
                         apply.relayCPU)
                     cpu(&measurements, "sync.relay.catchup.cpuNats", "  CPU per event: the three nats-servers", apply.natsCPU)
                     measurements.record(
-                        "sync.relay.publish", title: "  the source's relay publishing them, until the stream acknowledged the last",
-                        unit: "events/s", higherIsBetter: true, system: .shareLog, value: Double(count) / publish)
-                    measurements.record(
                         "sync.relay.catchup.held", title: "  shares the new replica holds live with their card, of \(Formatting.grouped(count))",
                         unit: "shares", higherIsBetter: true, comparable: false, system: .shareLog,
                         value: Double(try RelayBench.held(shares, in: receiver)))
@@ -107,15 +116,31 @@ public struct RelayWorkload: Workload {
                     cpu(&measurements, "sync.relay.catchup.direct.cpuServer", "    CPU per event: the serving process", serverCPU / Double(count))
                     cpu(&measurements, "sync.relay.catchup.direct.cpuClient", "    CPU per event: the receiving process (this one)",
                         ownCPU / Double(count))
+                case .natsAlone:
+                    context.progress("relay: round \(round + 1), NATS alone: a new consumer reading stream \(stream)")
+                    let settings = StreamSettings(name: stream, subjectPrefix: stream.lowercased())
+                    let read = try NatsCatchUpFloor.read(count, of: settings, servers: relay.servers, timeout: .seconds(30))
+                    rates[.natsAlone] = Double(count) / read.seconds
+                    messageBytes = read.meanBodyBytes
+                    measurements.record(
+                        "sync.relay.catchup.natsAlone", title: "  floor: NATS alone, a new consumer reading the stream (no store, no decoding)",
+                        unit: "events/s", higherIsBetter: true, comparable: false, system: .shareLog, value: Double(count) / read.seconds)
+                    measurements.record(
+                        "sync.relay.catchup.natsAlone.consumer", title: "    of which: connecting and making its consumer",
+                        unit: "ms", higherIsBetter: false, comparable: false, system: .shareLog, value: read.consumerMade * 1000)
                 }
             }
-            if let viaRelay = rates[.relay], let direct = rates[.direct] {
-                measurements.record(
-                    "sync.relay.catchup.vsDirect", title: "  relay / direct sync, events/s in the same round", unit: "x",
-                    higherIsBetter: true, comparable: false, system: .shareLog, value: viaRelay / direct)
+            if let direct = rates[.direct] {
+                for (way, id, title) in [(Way.relay, "vsDirect", "relay"), (.natsAlone, "natsAlone.vsDirect", "NATS alone")] {
+                    guard let rate = rates[way] else { continue }
+                    measurements.record(
+                        "sync.relay.catchup.\(id)", title: "  \(title) / direct sync, events/s in the same round", unit: "x",
+                        higherIsBetter: true, comparable: false, system: .shareLog, value: rate / direct)
+                }
             }
         }
         context.remove(receiver)
+        return messageBytes
     }
 
     /// Records `seconds` of CPU per event as microseconds: a diagnostic, in

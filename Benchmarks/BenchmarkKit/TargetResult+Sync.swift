@@ -73,13 +73,15 @@ extension TargetResult {
             results.append(TargetResult(
                 id: "sync.relay.delay.p50", statement: "relay commit-to-commit delay p50 ≤ 2x direct follow (issue 29)",
                 value: ratio, threshold: 2, atLeast: false,
-                detail: "p50 \(Formatting.value(median("sync.relay.delay.p50") ?? 0)) ms vs \(Formatting.value(median("sync.relay.delay.direct.p50") ?? 0)) ms"))
+                detail: "p50 \(Formatting.value(median("sync.relay.delay.p50") ?? 0)) ms vs \(Formatting.value(median("sync.relay.delay.direct.p50") ?? 0)) ms; "
+                    + "NATS alone, publish to delivery: \(Formatting.value(median("sync.relay.delay.natsAlone.p50") ?? 0)) ms"))
         }
         if let ratio = median("sync.relay.catchup.vsDirect") {
             results.append(TargetResult(
                 id: "sync.relay.catchup.vsDirect", statement: "relay catch-up of a new replica ≥ 0.8x direct sync (issue 29)",
                 value: ratio, threshold: 0.8, atLeast: true,
-                detail: "events/s; from its first commit on: \(Formatting.value(median("sync.relay.catchup.steady") ?? 0)) events/s"))
+                detail: "events/s; from its first commit on: \(Formatting.value(median("sync.relay.catchup.steady") ?? 0)) events/s; "
+                    + "NATS alone, a new consumer reading the stream: \(Formatting.value(median("sync.relay.catchup.natsAlone.vsDirect") ?? 0))x"))
         }
         if let idle = median("sync.relay.idleCPU") {
             results.append(TargetResult(

@@ -139,9 +139,11 @@ import TestTraits
             "sync.relay.catchup", "sync.relay.catchup.firstCommit", "sync.relay.catchup.steady", "sync.relay.catchup.cpuRelay", "sync.relay.catchup.cpuNats",
             "sync.relay.catchup.held", "sync.relay.publish", "sync.relay.catchup.direct", "sync.relay.catchup.direct.cpuServer",
             "sync.relay.catchup.direct.cpuClient", "sync.relay.catchup.vsDirect", "sync.relay.delay.held", "sync.relay.idleCPU",
+            "sync.relay.catchup.natsAlone", "sync.relay.catchup.natsAlone.consumer", "sync.relay.catchup.natsAlone.vsDirect",
         ])
         for p in ["p50", "p99"] {
-            ids.formUnion(["", ".published", ".direct", ".vsDirect"].map { "sync.relay.delay\($0).\(p)" })
+            ids.formUnion(["", ".published", ".direct", ".vsDirect", ".natsAlone", ".natsAlone.acknowledged", ".natsAlone.vsDirect"]
+                .map { "sync.relay.delay\($0).\(p)" })
         }
         return ids
     }()
