@@ -4,7 +4,6 @@ public final class Counter: MetricFamily {
     public let name: String
     public let help: String
     public var type: MetricType { .counter }
-    public var labelNames: [String] { values.labelNames }
     private let values: LabeledValues<Double>
 
     init(name: String, help: String, labelNames: [String]) {

@@ -9,7 +9,6 @@ public final class Histogram: MetricFamily {
     public let name: String
     public let help: String
     public var type: MetricType { .histogram }
-    public var labelNames: [String] { values.labelNames }
     /// The buckets' upper bounds, ascending; `+Inf` is implied.
     public let bounds: [Double]
     private let values: LabeledValues<Tally>

@@ -8,8 +8,6 @@ public protocol MetricFamily: AnyObject, Sendable {
     var name: String { get }
     var help: String { get }
     var type: MetricType { get }
-    /// The label names every sample of the family carries, in order.
-    var labelNames: [String] { get }
     /// The samples as they are now, in a stable order (their label values).
     func samples() -> [MetricSample]
 }

@@ -24,16 +24,3 @@ final class ServerCore: Sendable {
         watch = ConnectionWatch(timeout: headerTimeout)
     }
 }
-
-/// One request, from its request line to its end: the request target as
-/// sent (libmicrohttpd hands the handler a decoded path, and the link rules
-/// need the raw one), and how far the handler has got with it. Only the
-/// connection's own thread touches it.
-final class RequestContext {
-    let target: String
-    /// The handler has seen the complete header.
-    var headerSeen = false
-    /// The handler has queued the answer.
-    var answered = false
-    init(target: String) { self.target = target }
-}

@@ -8,7 +8,7 @@ import SharePrimitives
 ///   `level`, `event` and `message` first, then the record's fields. Every
 ///   string goes through `JSONText` (quotes, backslashes and control
 ///   characters escaped), so no text can break a line or an object.
-public enum LogFormat: String, Sendable, CaseIterable {
+public enum LogFormat: String, Sendable {
     case text, json
 
     /// `record` as one line, without its newline, stamped `time` (JSON only).
