@@ -106,8 +106,9 @@ let package = Package(
         .executableTarget(name: "lmdb-peer", dependencies: ["LMDB", "CLMDB"], path: "Tests/LMDBPeer"),
         // The probe's view of the C heap, for leak checks.
         .target(name: "CHeap", path: "Tests/CHeap"),
-        // Helpers shared by the test targets.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Helpers shared by the test targets; Resources holds the scripts
+        // they run (by path), not files the target builds or bundles.
+        .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["Resources"]),
         // Swift Testing traits the test targets share (not in TestSupport,
         // which the benchmark links into a static build without Testing).
         .target(name: "TestTraits", path: "Tests/TestTraits"),

@@ -64,6 +64,8 @@ require_bench_packages() {
 # What the tests need besides: the independent readers of a store
 # (ReliabilityTests) use lmdb-utils and Debian's python3 with python3-lmdb;
 # the metrics tests parse every scrape with python3-prometheus-client;
+# the relay's --creds tests make NATS NKeys and JWTs (Ed25519) with
+# python3-cryptography, as nsc would;
 # systemd's systemd-analyze verifies the units in Deploy/systemd;
 # faketime runs the tests again with the clock a year ahead; the benchmark's
 # smoke test (BenchmarkTests) starts redis-server; NetworkFaultTests joins two
@@ -77,6 +79,7 @@ require_test_packages() {
         "command -v mdb_stat && command -v mdb_dump" lmdb-utils \
         "/usr/bin/python3 -c 'import lmdb'" python3-lmdb \
         "/usr/bin/python3 -c 'import prometheus_client.parser'" python3-prometheus-client \
+        "/usr/bin/python3 -c 'import cryptography.hazmat.primitives.asymmetric.ed25519'" python3-cryptography \
         "command -v systemd-analyze" systemd \
         "command -v faketime" faketime \
         "command -v redis-server" redis-server \

@@ -6,7 +6,7 @@ extension NatsCluster {
     /// its own directory, and the cluster listener with routes to every
     /// other server's cluster port (none for a single server: JetStream
     /// refuses a cluster without routes); then `security`'s TLS and
-    /// authorization blocks.
+    /// authorization blocks, or `operatorMode`'s operator and resolver.
     func config(_ index: Int) -> String {
         let own = ports[index]
         let routes = ports.indices.filter { $0 != index }.map { "    \"nats-route://127.0.0.1:\(ports[$0].cluster)\"" }
@@ -31,7 +31,7 @@ extension NatsCluster {
               max_file_store: 1GB
             }
 
-            """ + cluster + securityConfig
+            """ + cluster + securityConfig + operatorConfig
     }
 
     /// The `tls` and `authorization` blocks `security` asks for; empty without it.
@@ -48,6 +48,24 @@ extension NatsCluster {
             authorization {
               user: \(quoted(security.user))
               password: \(quoted(security.password))
+            }
+
+            """
+    }
+
+    /// The trusted operator's JWT, its system account, and a memory resolver
+    /// preloaded with the JWT of every account `operatorMode` names; empty
+    /// without it. nats-server 2.9 starts JetStream in operator mode only
+    /// with a system account.
+    private var operatorConfig: String {
+        guard let operatorMode else { return "" }
+        let preload = operatorMode.preloadedAccounts.map { "  \(quoted($0.key.publicKey)): \(quoted($0.jwt))" }
+        return """
+            operator: \(quoted(operatorMode.trustedOperator.jwt))
+            system_account: \(quoted(operatorMode.trustedOperator.systemAccount.key.publicKey))
+            resolver: MEMORY
+            resolver_preload: {
+            \(preload.joined(separator: "\n"))
             }
 
             """

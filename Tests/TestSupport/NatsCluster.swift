@@ -5,7 +5,9 @@ import Glibc
 /// (Debian's /usr/sbin/nats-server) clustered on 127.0.0.1, each with its
 /// config, log and JetStream store under `directory/nats-<i>/`; a size of 1
 /// is one server with JetStream on its own (no cluster). Given a
-/// `security`, the servers take clients only as it says.
+/// `security`, the servers take clients only as it says; given an
+/// `operatorMode`, they authenticate clients by NATS JWTs instead
+/// (decentralized authentication: a user's `.creds` file).
 ///
 /// `init` returns once the cluster's JetStream is ready (see
 /// `waitUntilReady`); `kill` crashes one server, `restart` brings it back on
@@ -43,6 +45,9 @@ public final class NatsCluster {
     public let serverNames: [String]
     /// What the servers demand of clients; nil for plain `nats://` without auth.
     public let security: NatsClientSecurity?
+    /// The operator and accounts whose JWTs the servers trust; nil when
+    /// they take clients without JWTs.
+    public let operatorMode: NatsOperatorMode?
     public private(set) var ports: [NatsServerPorts] = []
     /// The running process of each server; nil once killed or stopped.
     private var servers: [Subprocess?]
@@ -56,9 +61,15 @@ public final class NatsCluster {
     /// cluster's JetStream is ready. Throws `NatsClusterError` (with the
     /// servers' logs) when nats-server is missing, a server exits, or
     /// JetStream is not ready within `readyTimeout`; every server it
-    /// started is stopped before it throws.
-    public init(size: Int = 3, in directory: String, name: String = "sharelog-test", security: NatsClientSecurity? = nil) throws {
+    /// started is stopped before it throws. `security` and `operatorMode`
+    /// exclude each other: a cluster here authenticates clients one way,
+    /// by a password in the URL or by JWTs.
+    public init(
+        size: Int = 3, in directory: String, name: String = "sharelog-test", security: NatsClientSecurity? = nil,
+        operatorMode: NatsOperatorMode? = nil
+    ) throws {
         precondition(size >= 1, "a cluster has at least one server")
+        precondition(security == nil || operatorMode == nil, "a password (security) or JWTs (operatorMode), not both")
         guard FileManager.default.isExecutableFile(atPath: Self.executable) else {
             throw NatsClusterError.serverMissing(path: Self.executable)
         }
@@ -66,6 +77,7 @@ public final class NatsCluster {
         self.name = name
         self.directory = directory
         self.security = security
+        self.operatorMode = operatorMode
         serverNames = (0..<size).map { "\(name)-\($0)" }
         servers = Array(repeating: nil, count: size)
         earlierOutput = Array(repeating: [], count: size)
@@ -87,7 +99,8 @@ public final class NatsCluster {
     deinit { shutdown() }
 
     /// `nats://127.0.0.1:<client port>`, one per server; with a
-    /// `security`, `tls://user:password@127.0.0.1:<client port>`.
+    /// `security`, `tls://user:password@127.0.0.1:<client port>`. In
+    /// operator mode the URLs carry nothing: a client brings a `.creds` file.
     public var clientURLs: [String] {
         guard let security else { return ports.map { "nats://127.0.0.1:\($0.client)" } }
         return clientURLs(user: security.user, password: security.password)

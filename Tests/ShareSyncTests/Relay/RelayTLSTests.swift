@@ -12,11 +12,11 @@ import TestTraits
 /// password and a credentials file that is not there each fail at start
 /// with exit 1 (docs/CLI.md), a message that says what failed, and no store.
 ///
-/// `--creds` takes a NATS `.creds` file (a user JWT and its NKey seed),
-/// which an operator and account made with `nsc` issue; `nsc` is not
-/// installed here, so the server authenticates a user and password given
-/// in the URL (`tls://user:password@host:port`), through the same client
-/// connection, and `--creds` is tested only as far as a missing file.
+/// The server here authenticates a user and password given in the URL
+/// (`tls://user:password@host:port`); `--creds` is tested here only as far
+/// as a missing file. `RelayCredsTests` tests `--creds` for real, against a
+/// server in operator mode (decentralized JWT authentication), with an
+/// operator, account and users its test support makes without `nsc`.
 @Suite(.serialized, .hangDeadline) struct RelayTLSTests {
     static let user = "relay"
     static let password = "s3cret-Pa55"
