@@ -18,10 +18,22 @@ public struct GatewayRequest: Sendable {
     public var headerBytes: Int
     /// The peer of the connection.
     public var client: ClientAddress
+    /// The `Content-Type`, `Authorization` and `Idempotency-Key` header
+    /// fields' values, nil without one.
+    public var contentType: String?
+    public var authorization: String?
+    public var idempotencyKey: String?
+    /// The request's body, whole: empty unless the responder takes one
+    /// for this request (`HTTPResponder.bodyLimit`).
+    public var body: [UInt8]
+    /// The body was larger than the responder's limit, and was not read.
+    public var bodyOverLimit: Bool
 
     public init(
         method: String, target: String, accept: String? = nil, ifNoneMatch: String? = nil,
-        forwardedFor: String? = nil, headerBytes: Int = 0, client: ClientAddress = .ipv4(0x7F00_0001)
+        forwardedFor: String? = nil, headerBytes: Int = 0, client: ClientAddress = .ipv4(0x7F00_0001),
+        contentType: String? = nil, authorization: String? = nil, idempotencyKey: String? = nil,
+        body: [UInt8] = [], bodyOverLimit: Bool = false
     ) {
         self.method = method
         self.target = target
@@ -30,5 +42,10 @@ public struct GatewayRequest: Sendable {
         self.forwardedFor = forwardedFor
         self.headerBytes = headerBytes
         self.client = client
+        self.contentType = contentType
+        self.authorization = authorization
+        self.idempotencyKey = idempotencyKey
+        self.body = body
+        self.bodyOverLimit = bodyOverLimit
     }
 }

@@ -16,6 +16,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let methodNotAllowed = HTTPStatus(405, "Method Not Allowed")
     public static let notAcceptable = HTTPStatus(406, "Not Acceptable")
     public static let gone = HTTPStatus(410, "Gone")
+    public static let contentTooLarge = HTTPStatus(413, "Content Too Large")
     public static let uriTooLong = HTTPStatus(414, "URI Too Long")
     public static let tooManyRequests = HTTPStatus(429, "Too Many Requests")
     public static let headersTooLarge = HTTPStatus(431, "Request Header Fields Too Large")

@@ -67,45 +67,88 @@ enum HTTPServerCallbacks {
     }
 
     /// The access handler. libmicrohttpd calls it once the header is in,
-    /// then for each piece of a body, then once more at the end. `GET` and
-    /// `HEAD` are answered at the end, so the connection stays open for the
-    /// next request; a body (no route takes one) is read and dropped.
-    /// Other methods are answered at once, from the header alone: the
-    /// library then closes the connection rather than read their body.
-    static let request: MHD_AccessHandlerCallback = { cls, connection, _, method, _, _, uploadSize, context in
+    /// then for each piece of a body, then once more at the end.
+    ///
+    /// - `GET` and `HEAD` are answered at the end, so the connection stays
+    ///   open for the next request; a body is read and dropped.
+    /// - A method the responder takes a body for (`bodyLimit`) is answered
+    ///   at the end with the body. A `Content-Length` over the limit is
+    ///   answered at once, with `bodyOverLimit` set, and the library then
+    ///   drops the body and closes the connection. A chunked body that
+    ///   grows past the limit is read to its end and dropped, then
+    ///   answered the same way: libmicrohttpd queues no answer in the
+    ///   middle of a body (it refuses one, and the client would get a
+    ///   reset instead of the 413). Such a request stays under the header
+    ///   deadline until its body is in, which bounds how long a body may
+    ///   take, dropped or kept: one trickled byte by byte is cut off as a
+    ///   slow header is.
+    /// - Other methods are answered at once, from the header alone, and
+    ///   their connection closed the same way.
+    static let request: MHD_AccessHandlerCallback = { cls, connection, _, method, _, upload, uploadSize, context in
         let daemon = daemon(cls)
-        let core = daemon.core
         guard let connection, let raw = context?.pointee, let method else { return .NO }
         let state = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
         if state.answered { return .YES }
         let methodName = String(cString: method)
-        if methodName == "GET" || methodName == "HEAD" {
-            if !state.headerSeen {
-                state.headerSeen = true
+        let readsBody = methodName == "GET" || methodName == "HEAD"
+        if !state.headerSeen {
+            state.headerSeen = true
+            if readsBody {
                 entry(of: connection)?.requestStarted()
                 return .YES
             }
-            if let uploadSize, uploadSize.pointee > 0 {
-                uploadSize.pointee = 0
-                return .YES
+            guard let limit = daemon.core.responder.bodyLimit(method: methodName, target: state.target) else {
+                entry(of: connection)?.requestStarted()
+                return answer(state, methodName, on: connection, daemon)
             }
-        } else {
-            entry(of: connection)?.requestStarted()
+            state.bodyLimit = limit
+            if let declared = header(connection, "Content-Length").flatMap(Int.init), declared > limit {
+                return answer(state, methodName, on: connection, daemon, overLimit: true)
+            }
+            return .YES
         }
+        if let uploadSize, uploadSize.pointee > 0 {
+            let size = uploadSize.pointee
+            uploadSize.pointee = 0
+            guard let limit = state.bodyLimit, let upload, !state.overLimit else { return .YES }
+            if state.body.count + size > limit {
+                state.overLimit = true
+                state.body = []
+            } else {
+                state.body.append(contentsOf: UnsafeRawBufferPointer(start: upload, count: size))
+            }
+            return .YES
+        }
+        if state.bodyLimit != nil { entry(of: connection)?.requestStarted() }
+        return answer(state, methodName, on: connection, daemon, overLimit: state.overLimit)
+    }
+
+    /// Answers the request of `state`: hands it to the responder, queues
+    /// the answer, and logs it. Once only: `state.answered` is set.
+    private static func answer(
+        _ state: RequestContext, _ method: String, on connection: OpaquePointer, _ daemon: DaemonContext, overLimit: Bool = false
+    ) -> MHD_Result {
+        let core = daemon.core
         state.answered = true
         core.inFlight.add(1, ordering: .relaxed)
         let request = GatewayRequest(
-            method: methodName,
+            method: method,
             target: state.target,
             accept: header(connection, "Accept"),
             ifNoneMatch: header(connection, "If-None-Match"),
             forwardedFor: header(connection, "X-Forwarded-For"),
             headerBytes: sharelog_mhd_header_size(connection),
-            client: clientAddress(connection))
+            client: clientAddress(connection),
+            contentType: header(connection, "Content-Type"),
+            authorization: header(connection, "Authorization"),
+            idempotencyKey: header(connection, "Idempotency-Key"),
+            body: overLimit ? [] : state.body,
+            bodyOverLimit: overLimit)
+        state.body = []
         let started = MonotonicTime.microseconds
         var response = core.responder.respond(to: request)
         let elapsed = MonotonicTime.microseconds - started
-        if daemon.closesConnections { response.headers.append(HTTPHeader("Connection", "close")) }
+        if daemon.closesConnections || overLimit { response.headers.append(HTTPHeader("Connection", "close")) }
         let queued = queue(response, on: connection)
         core.answered.add(1, ordering: .relaxed)
         if let line = core.responder.answered(request, response, microseconds: elapsed) { core.log(line) }

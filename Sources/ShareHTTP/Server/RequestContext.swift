@@ -8,5 +8,12 @@ final class RequestContext {
     var headerSeen = false
     /// The handler has queued the answer.
     var answered = false
+    /// The most body bytes the responder takes for this request; nil when
+    /// it takes none (`HTTPResponder.bodyLimit`).
+    var bodyLimit: Int?
+    /// The body received so far, never more than `bodyLimit`.
+    var body: [UInt8] = []
+    /// The body grew past `bodyLimit`: the rest is read and dropped.
+    var overLimit = false
     init(target: String) { self.target = target }
 }
