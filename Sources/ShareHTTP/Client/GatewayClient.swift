@@ -1,4 +1,5 @@
 internal import CCurl
+import Foundation
 import ShareLog
 import ShareSync
 import SharePrimitives
@@ -49,7 +50,7 @@ public final class GatewayClient {
     ///   unreachable, a timeout, a TLS failure, another status or media
     ///   type, or a body that is not share `name`'s events.
     public func fetch(_ name: RecordName, from url: GatewayURL) throws(GatewayClientError) -> GatewayAnswer {
-        let (status, contentType, body) = try perform(url, accept: Representation.eventsMediaType)
+        let (status, contentType, body) = try perform(Request(url: url, accept: Representation.eventsMediaType)).parts
         guard [200, 404, 410].contains(status), contentType.map(Self.mediaType) == Representation.eventsMediaType else {
             throw .unexpectedStatus(url: url.text, status: status, contentType: contentType)
         }
@@ -73,7 +74,8 @@ public final class GatewayClient {
     /// - Throws: `GatewayClientError` when no answer came (unreachable, a
     ///   timeout, a TLS failure, a body over `maxBodyBytes`).
     public func get(_ url: GatewayURL) throws(GatewayClientError) -> (status: Int, body: [UInt8]) {
-        let (status, _, body) = try perform(url, accept: "*/*")
+        let answer = try perform(Request(url: url, accept: "*/*"))
+        let (status, body) = (answer.status, answer.body)
         return (status, body)
     }
 
@@ -103,23 +105,54 @@ public final class GatewayClient {
         return events
     }
 
-    /// One `GET` of `url` asking for `accept`: the status, the
-    /// `Content-Type` if any, and the body.
-    private func perform(_ url: GatewayURL, accept: String) throws(GatewayClientError) -> (status: Int, contentType: String?, body: [UInt8]) {
+    /// One request of `perform`: `GET` with no body unless `method` and
+    /// `body` say otherwise.
+    struct Request {
+        var url: GatewayURL
+        var method = "GET"
+        var accept: String
+        /// Further header fields, `Name: value`.
+        var fields: [String] = []
+        /// Sent as the body (with its length) when not nil.
+        var body: [UInt8]?
+    }
+
+    /// What `perform` got back.
+    struct Answer {
+        let status: Int
+        let contentType: String?
+        let body: [UInt8]
+        /// `Retry-After` in seconds, when the answer has one.
+        let retryAfter: Duration?
+
+        var parts: (status: Int, contentType: String?, body: [UInt8]) { (status, contentType, body) }
+    }
+
+    /// One request, and its answer.
+    func perform(_ request: Request) throws(GatewayClientError) -> Answer {
+        let url = request.url
         curl_easy_reset(handle)
         let body = ResponseBody(limit: options.maxBodyBytes)
         let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
         errorText.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
         defer { errorText.deallocate() }
-        guard let headers = curl_slist_append(nil, "Accept: \(accept)") else {
-            throw .setup("curl_slist_append returned no list")
-        }
+        var headers: UnsafeMutablePointer<curl_slist>?
         defer { curl_slist_free_all(headers) }
+        for field in ["Accept: \(request.accept)"] + request.fields {
+            guard let longer = curl_slist_append(headers, field) else { throw .setup("curl_slist_append returned no list") }
+            headers = longer
+        }
 
         try set(CURLOPT_URL, url.text)
         try set(CURLOPT_PROTOCOLS_STR, "http,https")
         try set(CURLOPT_FOLLOWLOCATION, 0)
-        try set(CURLOPT_HTTPGET, 1)
+        if let payload = request.body {
+            try set(CURLOPT_POSTFIELDSIZE_LARGE, payload.count)
+            try set(CURLOPT_COPYPOSTFIELDS, payload)
+        } else {
+            try set(CURLOPT_HTTPGET, 1)
+        }
+        if request.method != "GET", request.method != "POST" || request.body == nil { try set(CURLOPT_CUSTOMREQUEST, request.method) }
         try set(CURLOPT_NOSIGNAL, 1)
         try set(CURLOPT_SSLVERSION, sharelog_curl_tls_1_2_or_later())
         try set(CURLOPT_SSL_VERIFYPEER, 1)
@@ -147,7 +180,17 @@ public final class GatewayClient {
         try check(sharelog_curl_response_code(handle, &status), "CURLINFO_RESPONSE_CODE")
         var type: UnsafePointer<CChar>?
         try check(sharelog_curl_content_type(handle, &type), "CURLINFO_CONTENT_TYPE")
-        return (status, type.map { String(cString: $0) }, body.bytes)
+        return Answer(status: status, contentType: type.map { String(cString: $0) }, body: body.bytes, retryAfter: retryAfter())
+    }
+
+    /// The last answer's `Retry-After` in whole seconds (RFC 9110 §10.2.3;
+    /// the date form is not read), nil without one.
+    private func retryAfter() -> Duration? {
+        var field: UnsafeMutablePointer<curl_header>?
+        guard curl_easy_header(handle, "Retry-After", 0, UInt32(CURLH_HEADER), -1, &field) == CURLHE_OK,
+              let value = field?.pointee.value, let seconds = Int64(String(cString: value).trimmingCharacters(in: .whitespaces)), seconds >= 0
+        else { return nil }
+        return .seconds(seconds)
     }
 
     /// The error for a transfer that ended with `code`.
@@ -180,6 +223,12 @@ public final class GatewayClient {
     /// A string option; libcurl copies the string (since 7.17).
     private func set(_ option: CURLoption, _ value: String) throws(GatewayClientError) {
         try check(value.withCString { sharelog_curl_set_pointer(handle, option, $0) }, "option \(option.rawValue)")
+    }
+
+    /// A bytes option libcurl copies (`CURLOPT_COPYPOSTFIELDS`, its length
+    /// set before).
+    private func set(_ option: CURLoption, _ value: [UInt8]) throws(GatewayClientError) {
+        try check(value.withUnsafeBytes { sharelog_curl_set_pointer(handle, option, $0.baseAddress) }, "option \(option.rawValue)")
     }
 
     private func check(_ code: CURLcode, _ what: String) throws(GatewayClientError) {

@@ -29,6 +29,15 @@ public enum GatewayClientError: Error, Hashable, Sendable, CustomStringConvertib
     /// A 200, 404 or 410 in the events media type whose body is not the
     /// events of the share asked for.
     case notTheShare(url: String, name: RecordName, reason: String)
+    /// The gateway refused an upload with an answer that another attempt
+    /// would get again (the token, the card, the idempotency key); `reason`
+    /// is the gateway's.
+    case uploadRefused(url: String, status: Int, reason: String)
+    /// Every attempt of an upload failed in a way worth retrying; `last`
+    /// says how the last one did.
+    case retriesExhausted(url: String, attempts: Int, last: String)
+    /// A success answer whose body is not what the write API answers.
+    case unexpectedAnswer(url: String, reason: String)
 
     public var description: String {
         switch self {
@@ -51,6 +60,13 @@ public enum GatewayClientError: Error, Hashable, Sendable, CustomStringConvertib
             return "\(url) answered with more than \(limit) bytes, more than one share's events can be: check that the URL points at a ShareLog gateway"
         case .unexpectedStatus(let url, let status, let contentType):
             return "\(url) answered \(status)\(contentType.map { " (\($0))" } ?? ""): \(Self.advice(status: status, contentType: contentType))"
+        case .uploadRefused(let url, let status, let reason):
+            return "\(url) refused the upload with \(status): \(reason)"
+        case .retriesExhausted(let url, let attempts, let last):
+            return "\(url) made no share in \(attempts) attempts; the last: \(last). Try again later with the same idempotency key, "
+                + "and check the gateway's log"
+        case .unexpectedAnswer(let url, let reason):
+            return "\(url) answered the upload with \(reason): check that the URL points at a ShareLog gateway"
         case .notTheShare(let url, let name, let reason):
             return "\(url) did not answer with the events of share \(name) (\(reason)): the server is not a compatible ShareLog gateway, "
                 + "or something between rewrote the answer; check the URL"
