@@ -33,7 +33,8 @@ enum ExitCode {
         case ShareLogError.notFound, ShareLogError.storeNotFound: notFound
         case ShareLogError.expired: expired
         case ShareLogError.invalidVCard, ShareLogError.invalidTTL, ShareLogError.invalidRecordName,
-             ShareLogError.invalidLink: invalidInput
+             ShareLogError.invalidLink, ShareLogError.invalidToken, ShareLogError.tokenNameTaken,
+             ShareLogError.tokenNotFound: invalidInput
         case ShareLogError.backupRefused(let refusal): of(refusal)
         default: failure
         }

@@ -26,7 +26,7 @@ enum Invocation {
         var words: [String] = []
         while let word = scan.optionalPositional() {
             words.append(word)
-            if !["share", "clip", "help"].contains(word) || words.count == 3 { break }
+            if !["share", "clip", "token", "help"].contains(word) || words.count == 3 { break }
         }
         if words.first == "help" {
             words.removeFirst()
@@ -56,6 +56,7 @@ enum Invocation {
         switch words.first {
         case "share"?: throw .usage(words.count == 1 ? "missing share subcommand (create, get or revoke)" : "unknown command '\(name)'")
         case "clip"?: throw .usage(words.count == 1 ? "missing clip subcommand (open or last)" : "unknown command '\(name)'")
+        case "token"?: throw .usage(words.count == 1 ? "missing token subcommand (create, list or revoke)" : "unknown command '\(name)'")
         default: throw .usage("unknown command '\(name)'")
         }
     }

@@ -13,22 +13,23 @@ import ShareLog
 /// - every share answers at `now` what the plan says, a live one with its
 ///   card byte for byte, and `stats` counts what the plan counts;
 /// - `mdb_dump -s log` prints what it printed for the format-1 store;
-/// - `meta` says schema 2, and the databases are format 2's, exactly.
+/// - `meta` says schema 3, and the databases are format 3's, exactly.
 public struct UpgradeAudit {
     /// What a store holds as found after a kill, before it is reopened.
     public enum Seen: Equatable, Sendable {
-        /// Schema 1 with format 1's databases; `withCursors` when the killed
-        /// open had already created format 2's `cursors` (its first,
-        /// separate commit), so the kill came after that commit.
-        case format1(withCursors: Bool)
-        /// Schema 2 with exactly format 2's databases.
-        case format2
+        /// Schema 1 with format 1's databases; `withNewDatabases` when the
+        /// killed open had already created format 3's `cursors`, `tokens`
+        /// and `idempotency`, empty (its first, separate commit), so the
+        /// kill came after that commit.
+        case format1(withNewDatabases: Bool)
+        /// Schema 3 with exactly format 3's databases.
+        case format3
         /// Anything else: a mix of the two formats.
         case broken(String)
     }
 
     public static let format1Databases = Format1StoreWriter.databases.sorted()
-    public static let format2Databases = ShareStore.databaseNames.sorted()
+    public static let format3Databases = ShareStore.databaseNames.sorted()
 
     public let plan: Format1Store
     /// `LMDBUtilities.dump("log", …)` of the format-1 store as written.
@@ -44,9 +45,9 @@ public struct UpgradeAudit {
         let databases = try LMDBUtilities.databases(at: path)
         let schema = try LMDBUtilities.schema(at: path)
         switch (schema, databases) {
-        case ("00000001", format1Databases): return .format1(withCursors: false)
-        case ("00000001", (format1Databases + ["cursors"]).sorted()): return .format1(withCursors: true)
-        case ("00000002", format2Databases): return .format2
+        case ("00000001", format1Databases): return .format1(withNewDatabases: false)
+        case ("00000001", (format1Databases + ["cursors", "idempotency", "tokens"]).sorted()): return .format1(withNewDatabases: true)
+        case ("00000003", format3Databases): return .format3
         default: return .broken("schema \(schema ?? "absent") with databases \(databases.joined(separator: ", "))")
         }
     }
@@ -61,9 +62,9 @@ public struct UpgradeAudit {
             try checkStore(at: path, upgrading: upgrading, fail: fail)
             if try LMDBUtilities.dump("log", at: path) != log { fail("mdb_dump -s log differs from the format-1 store's") }
             let databases = try LMDBUtilities.databases(at: path)
-            if databases != Self.format2Databases { fail("the databases are \(databases), not format 2's \(Self.format2Databases)") }
+            if databases != Self.format3Databases { fail("the databases are \(databases), not format 3's \(Self.format3Databases)") }
             let schema = try LMDBUtilities.schema(at: path)
-            if schema != "00000002" { fail("meta schema is \(schema ?? "absent"), not 00000002") }
+            if schema != "00000003" { fail("meta schema is \(schema ?? "absent"), not 00000003") }
         } catch {
             fail("reopening and checking \(path) failed: \(error)")
         }
@@ -76,7 +77,7 @@ public struct UpgradeAudit {
         options.clock = FixedClock(Timestamp(milliseconds: plan.now))
         let store = try ShareStore.open(at: path, options: options)
         let upgrade = store.upgrade.map { "from \($0.fromVersion) to \($0.toVersion), \($0.eventsReplayed) replayed" } ?? "none"
-        let expected = upgrading ? "from 1 to 2, \(plan.log.count) replayed" : "none"
+        let expected = upgrading ? "from 1 to 3, \(plan.log.count) replayed" : "none"
         if upgrade != expected { fail("the open's upgrade was \(upgrade), not \(expected)") }
         if store.replicaID != plan.replica || store.epoch != plan.epoch {
             fail("replica \(store.replicaID) epoch \(store.epoch), not \(plan.replica) and \(plan.epoch)")

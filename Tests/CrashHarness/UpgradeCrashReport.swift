@@ -17,10 +17,10 @@ public struct UpgradeCrashReport: Codable, Sendable {
     /// Kills that found the store untouched: the child had not yet
     /// committed its open's first transaction (which creates `cursors`).
     public var before = 0
-    /// Kills that found `cursors` created and the store still format 1:
+    /// Kills that found format 3's new databases created and the store still format 1:
     /// the child was inside the upgrade's write transaction.
     public var during = 0
-    /// Kills that found format 2: the upgrade had committed.
+    /// Kills that found format 3: the upgrade had committed.
     public var after = 0
     /// Kills that came after the child had exited by itself (not counted in `after`).
     public var exited = 0

@@ -5,7 +5,7 @@ import TestSupport
 
 /// Kills `sharelog upgrade` with SIGKILL at random moments of its run on
 /// copies of one large format-1 store, and checks every copy afterwards:
-/// an upgrade must leave format 1 or format 2, never a mix, and either way
+/// an upgrade must leave format 1 or format 3, never a mix, and either way
 /// the store must reopen (upgrading if still format 1) with the log byte
 /// for byte as it was and every share answering as planned.
 ///
@@ -47,7 +47,7 @@ public struct UpgradeCrashRunner {
         do {
             let audit = UpgradeAudit(plan: plan, log: try LMDBUtilities.dump("log", at: original))
             let seen = try UpgradeAudit.seen(at: original)
-            guard seen == .format1(withCursors: false) else { throw CrashViolation("the written store is \(seen), not format 1") }
+            guard seen == .format1(withNewDatabases: false) else { throw CrashViolation("the written store is \(seen), not format 1") }
             report.upgradeMicroseconds = try upgradeWithoutKill(original, root: root, audit: audit)
             var random = SeededGenerator(seed: options.seed, 1)
             while report.kills < options.kills, report.violations.isEmpty {
@@ -112,12 +112,12 @@ public struct UpgradeCrashRunner {
         guard outcome.status == SIGKILL else { return [CrashViolation("the child ended by signal \(outcome.status), not SIGKILL")] }
         let seen = try UpgradeAudit.seen(at: copy)
         switch seen {
-        case .format1(withCursors: false): report.before += 1
-        case .format1(withCursors: true): report.during += 1
-        case .format2: report.after += 1
+        case .format1(withNewDatabases: false): report.before += 1
+        case .format1(withNewDatabases: true): report.during += 1
+        case .format3: report.after += 1
         case .broken(let what): return [CrashViolation("a kill \(microseconds) µs after the start left \(what)")]
         }
-        return audit.check(copy, upgrading: seen != .format2)
+        return audit.check(copy, upgrading: seen != .format3)
     }
 
     /// `sharelog upgrade --json` on `store`, at the plan's time (the
@@ -128,7 +128,7 @@ public struct UpgradeCrashRunner {
 
     /// A child that exited by itself must have upgraded and said so exactly.
     private func checkExit(_ outcome: Subprocess.Outcome, audit: UpgradeAudit) throws(CrashViolation) {
-        let expected = #"{"eventsReplayed":\#(audit.plan.log.count),"fromVersion":1,"toVersion":2,"upgraded":true}"# + "\n"
+        let expected = #"{"eventsReplayed":\#(audit.plan.log.count),"fromVersion":1,"toVersion":3,"upgraded":true}"# + "\n"
         let output = String(decoding: outcome.output, as: UTF8.self)
         guard !outcome.signaled, outcome.status == 0, output == expected else {
             throw CrashViolation("sharelog upgrade ended with status \(outcome.status) printing \(output) "

@@ -3,8 +3,8 @@
 
 An independent reader: it knows only docs/FORMAT.md, not ShareLog's code, so
 ReliabilityTests can check that the format document is precise enough for
-another language. It reads store format 2, and format 1 (the page's closing
-section) when `meta` `schema` is 1, decodes every field of every database,
+another language. It reads store format 3, and formats 2 and 1 (the page's
+closing sections) when `meta` `schema` says so, decodes every field of every database,
 and enforces every rule of "What a reader must refuse": a store, event or
 share-state format version it does not know, a `schema` that is not 4 bytes,
 undefined flag bits on a known event kind, an event whose length is not
@@ -13,7 +13,11 @@ or redacted with vCard bytes, a shareExpired payload that is not 25 bytes or
 has an unknown reason, a share state with undefined or no flags, a TTL end
 beside a creation, or a length its flags do not give, an expiry value that is
 not 16 bytes, a cursors value that is not 32, a log key that is not 8 bytes
-or is 0, a gap in the log, and a key of the wrong length in any database.
+or is 0, a gap in the log, a key of the wrong length in any database, a
+token of another value version, with undefined scope bits, a length its
+name's does not give, or a name outside 1-64 of [A-Za-z0-9._-] or given
+twice, and an idempotency entry whose value is not 81 bytes or of another
+version.
 Needs Debian's python3-lmdb.
 
 usage: read_store.py STORE_DIRECTORY
@@ -34,8 +38,9 @@ import lmdb
 DATABASES = {
     1: ["meta", "log", "eventIndex", "shares", "expiry", "recordCreates", "pendingRedactions"],
     2: ["meta", "log", "eventIndex", "shares", "expiry", "pendingRedactions", "cursors"],
+    3: ["meta", "log", "eventIndex", "shares", "expiry", "pendingRedactions", "cursors", "tokens", "idempotency"],
 }
-STORE_FORMAT = 2
+STORE_FORMAT = 3
 EVENT_FORMAT = 1
 SHARE_CREATED, SHARE_EXPIRED = 1, 2
 REDACTED = 0x01
@@ -47,6 +52,15 @@ OPTIONAL_U64 = ["trimmed-through"]
 STATE_FORMAT = 2
 CREATION, REVOCATION, TTL_END, ARRIVED_REDACTED = 0x01, 0x02, 0x04, 0x08
 CREATION_SIZE, END_SIZE = 48, 32
+# Format 3 tokens: version, scopes, four times, the secret's SHA-256, the name.
+TOKEN_FORMAT = 1
+SCOPES = [(0x01, "upload"), (0x02, "revoke"), (0x04, "read")]
+TOKEN_FIXED = 1 + 1 + 4 * 8 + 32 + 1
+NAME_BYTES = set(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
+NEVER = (1 << 63) - 1
+# Format 3 idempotency entries.
+IDEMPOTENCY_FORMAT = 1
+IDEMPOTENCY_KEY, IDEMPOTENCY_VALUE = 8 + 32, 1 + 32 + 8 + 16 + 16 + 8
 # Format 1 share states: a 75-byte header, then the vCard while live.
 STATE_FORMAT_1 = 1
 STATE_HEADER_1 = 75
@@ -99,7 +113,7 @@ def decode_meta(values):
     if version > STORE_FORMAT:
         refuse("meta schema", "store format %d is newer than this reader knows (%d)" % (version, STORE_FORMAT))
     if version not in DATABASES:
-        refuse("meta schema", "store format %d is not one this reader knows (1, 2)" % version)
+        refuse("meta schema", "store format %d is not one this reader knows (1, 2, 3)" % version)
     meta = {"schema": version}
     for name in ("replica", "epoch"):
         if name.encode() not in values:
@@ -298,6 +312,49 @@ def read_format_2(txn, dbs, out):
                                "lastSeen": i64(value[24:32])})
 
 
+def decode_token(where, value):
+    """One `tokens` value, per "Tokens" (format 3)."""
+    if len(value) < TOKEN_FIXED:
+        refuse(where, "token is %d bytes, shorter than its %d fixed bytes" % (len(value), TOKEN_FIXED))
+    if value[0] != TOKEN_FORMAT:
+        refuse(where, "token value version %d is not one this reader knows (%d)" % (value[0], TOKEN_FORMAT))
+    scopes = value[1]
+    if scopes & ~0x07:
+        refuse(where, "token sets scope bits 0x%02x that format 3 does not define" % (scopes & ~0x07))
+    length = value[TOKEN_FIXED - 1]
+    if len(value) != TOKEN_FIXED + length:
+        refuse(where, "token with a %d-byte name is %d bytes, not %d" % (length, len(value), TOKEN_FIXED + length))
+    name = value[TOKEN_FIXED:]
+    if not 1 <= len(name) <= 64 or any(byte not in NAME_BYTES for byte in name):
+        refuse(where, "token name %r is not 1 to 64 of A-Z a-z 0-9 . _ -" % name)
+    created, expires, revoked, used = (i64(value[2 + 8 * i:10 + 8 * i]) for i in range(4))
+    return {"name": name.decode("ascii"), "scopes": [label for bit, label in SCOPES if scopes & bit],
+            "createdAt": created, "expiresAt": None if expires == NEVER else expires,
+            "revokedAt": None if revoked == 0 else revoked, "lastUsedAt": None if used == 0 else used,
+            "secretHash": value[34:66].hex()}
+
+
+def read_format_3(txn, dbs, out):
+    """The databases format 3 added to format 2."""
+    names = set()
+    for key, value in txn.cursor(db=dbs["tokens"]):
+        token_id = sized("tokens", bytes(key), 8, "tokens key").hex()
+        token = dict(decode_token("tokens " + token_id, bytes(value)), id=token_id)
+        if token["name"] in names:
+            refuse("tokens " + token_id, "a second token is named %s" % token["name"])
+        names.add(token["name"])
+        out["tokens"].append(token)
+    for key, value in txn.cursor(db=dbs["idempotency"]):
+        key = sized("idempotency", bytes(key), IDEMPOTENCY_KEY, "idempotency key")
+        where = "idempotency " + key.hex()
+        value = sized(where, bytes(value), IDEMPOTENCY_VALUE, "value")
+        if value[0] != IDEMPOTENCY_FORMAT:
+            refuse(where, "idempotency value version %d is not one this reader knows (%d)" % (value[0], IDEMPOTENCY_FORMAT))
+        out["idempotency"].append({"token": key[:8].hex(), "keyHash": key[8:].hex(), "fingerprint": value[1:33].hex(),
+                                   "firstSeen": i64(value[33:41]), "recordName": ident(value[41:57]),
+                                   "origin": ident(value[57:73]), "originSequence": u64(value[73:81])})
+
+
 def read_format_1(txn, dbs, out):
     """The databases of format 1 that format 2 lays out differently or dropped."""
     for key, value in txn.cursor(db=dbs["shares"]):
@@ -339,12 +396,15 @@ def read(env):
         else:
             out["cursors"] = []
             read_format_2(txn, dbs, out)
+        if meta["schema"] >= 3:
+            out["tokens"], out["idempotency"] = [], []
+            read_format_3(txn, dbs, out)
     return out
 
 
 def main(path):
     try:
-        env = lmdb.open(path, readonly=True, max_dbs=len(DATABASES[1]) + 1, subdir=True)
+        env = lmdb.open(path, readonly=True, max_dbs=len(DATABASES[STORE_FORMAT]) + 1, subdir=True)
     except lmdb.Error as error:
         sys.stderr.write("read_store.py: cannot open %s as an LMDB environment: %s\n" % (path, error))
         return 1

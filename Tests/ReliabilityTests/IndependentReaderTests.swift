@@ -30,7 +30,7 @@ import TestTraits
             if let name = current, let range = line.range(of: "Entries: ") { entries[name] = Int(line[range.upperBound...]) }
         }
         var expected = scenario.expected.databases
-        expected["Main DB"] = 7
+        expected["Main DB"] = 9
         #expect(entries == expected)
     }
 

@@ -8,7 +8,7 @@ import TestTraits
 
 /// The format-1 upgrade under SIGKILL (docs/RELIABILITY.md "Upgrade under
 /// kill -9"): a kill at any moment of `sharelog upgrade` leaves format 1 or
-/// format 2, never a mix, and the store then opens with its log byte for
+/// format 3, never a mix, and the store then opens with its log byte for
 /// byte as before and every share answering as the format-1 store's plan
 /// says. The store is a few thousand shares written by `Format1StoreWriter`,
 /// so that kills land inside the upgrade's transaction.
@@ -35,7 +35,7 @@ import TestTraits
 
         let original = directory.appending("format1")
         try Format1StoreWriter.write(plan, to: original)
-        #expect(try UpgradeAudit.seen(at: original) == .format1(withCursors: false))
+        #expect(try UpgradeAudit.seen(at: original) == .format1(withNewDatabases: false))
         #expect(try LMDBUtilities.databases(at: original)
             == ["eventIndex", "expiry", "log", "meta", "pendingRedactions", "recordCreates", "shares"])
         let copy = directory.appending("copy")
@@ -52,16 +52,16 @@ import TestTraits
         let path = directory.appending("mixed")
         try Format1StoreWriter.write(Format1Store(seed: 3, shareCount: 20), to: path)
         do {
-            // Schema 2 over format 1's databases, as an upgrade split into two commits could leave it.
+            // Schema 3 over format 1's databases, as an upgrade split into two commits could leave it.
             let environment = try Environment.open(at: path, databases: Format1StoreWriter.databases)
             let meta = try environment.database("meta")
-            try environment.write { txn in try txn.put([0, 0, 0, 2] as [UInt8], forKey: Array("schema".utf8), in: meta) }
+            try environment.write { txn in try txn.put([0, 0, 0, 3] as [UInt8], forKey: Array("schema".utf8), in: meta) }
         }
         #expect(try UpgradeAudit.seen(at: path)
-            == .broken("schema 00000002 with databases eventIndex, expiry, log, meta, pendingRedactions, recordCreates, shares"))
+            == .broken("schema 00000003 with databases eventIndex, expiry, log, meta, pendingRedactions, recordCreates, shares"))
     }
 
-    @Test func killingTheUpgradeAtAnyMomentLeavesFormat1OrFormat2() throws {
+    @Test func killingTheUpgradeAtAnyMomentLeavesFormat1OrFormat3() throws {
         let directory = TemporaryDirectory()
         var options = UpgradeCrashOptions()
         options.kills = 20

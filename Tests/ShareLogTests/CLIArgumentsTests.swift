@@ -82,9 +82,9 @@ import TestTraits
         let cli = CLI(store: dir.appending("store"))
         let version = try cli.run("--version")
         #expect(version.status == 0)
-        #expect(version.output == "sharelog: store format 2, sync protocol 2\n")
+        #expect(version.output == "sharelog: store format 3, sync protocol 2\n")
         let json = try cli.run("--version", "--json")
-        #expect(json.json["storeFormat"] as? Int == 2)
+        #expect(json.json["storeFormat"] as? Int == 3)
         #expect(json.json["syncProtocol"] as? Int == 2)
     }
 

@@ -39,14 +39,14 @@ import TestTraits
         let listed = help.output.split(separator: "\n").filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") && !$0.hasPrefix("  --") }
             .map { String($0.dropFirst(2)) }
         let documented = try Self.documentedSynopses()
-        #expect(listed.count == 26, "\(listed)")
+        #expect(listed.count == 29, "\(listed)")
         #expect(documented == listed)
         // Whether each option takes a value, as each command's help shows
         // it: one answer per name, which the command line is split by.
         var takesValue: [String: Set<Bool>] = [:]
         for synopsis in listed {
             let words = synopsis.split(separator: " ").prefix { !$0.hasPrefix("-") && $0.first!.isLowercase }.prefix(2)
-            let name = ["share", "clip"].contains(String(words.first!)) ? words.joined(separator: " ") : String(words.first!)
+            let name = ["share", "clip", "token"].contains(String(words.first!)) ? words.joined(separator: " ") : String(words.first!)
             let commandHelp = try cli.run(arguments: ["help"] + name.split(separator: " ").map(String.init))
             #expect(commandHelp.status == 0, "\(name)")
             #expect(commandHelp.output.hasPrefix("usage: sharelog \(synopsis)\n"), "\(name)")

@@ -27,7 +27,7 @@ import TestTraits
     ]
 
     static func refusal(_ command: String) -> String {
-        "the store has format 1, and '\(command)' reads only format 2 and never upgrades a store (nothing was changed); "
+        "the store has format 1, and '\(command)' reads only format 3 and never upgrades a store (nothing was changed); "
             + "run 'sharelog upgrade' once, then 'sharelog \(command)' again"
     }
 
@@ -70,7 +70,7 @@ import TestTraits
         #expect(try cli.run("stats").status == 1)
         let upgraded = try cli.run("upgrade", "--json")
         #expect(upgraded.status == 0)
-        #expect(upgraded.output == #"{"eventsReplayed":10,"fromVersion":1,"toVersion":2,"upgraded":true}"# + "\n")
+        #expect(upgraded.output == #"{"eventsReplayed":10,"fromVersion":1,"toVersion":3,"upgraded":true}"# + "\n")
 
         let stats = try cli.run("stats", "--json")
         #expect(stats.status == 0)
@@ -93,10 +93,10 @@ import TestTraits
         let cli = CLI(store: try Format1FixtureTests.copy(into: directory), now: Self.now)
         let swept = try cli.run("sweep", "--json")
         #expect(swept.status == 0)
-        #expect(swept.error == "sharelog: upgraded the store from format 1 to 2 (10 log entries replayed)\n")
+        #expect(swept.error == "sharelog: upgraded the store from format 1 to 3 (10 log entries replayed)\n")
         #expect(swept.json["expired"] as? Int == 0)
         let again = try cli.run("upgrade")
-        #expect(again.output == "already format 2; nothing to do\n")
+        #expect(again.output == "already format 3; nothing to do\n")
     }
 
     /// A format-2 copy of a store, without the high-water and commit signal

@@ -4,7 +4,7 @@ import TestSupport
 @testable import ShareLog
 import TestTraits
 
-/// The committed format-1 store (Tests/Fixtures/format1) becomes a format-2
+/// The committed format-1 store (Tests/Fixtures/format1) becomes a format-3
 /// store in place (docs/FORMAT.md "Format 1, and the upgrade"), once, with
 /// its log untouched. The bytes before and after are read by Debian's
 /// lmdb-utils, not by ShareLog; every expected value is written by hand from
@@ -66,7 +66,7 @@ import TestTraits
 
         do {
             let store = try ShareStore.open(at: path, options: Self.options)
-            #expect(store.upgrade == UpgradeReport(fromVersion: 1, toVersion: 2, eventsReplayed: 10))
+            #expect(store.upgrade == UpgradeReport(fromVersion: 1, toVersion: 3, eventsReplayed: 10))
             #expect(try store.verify().isConsistent)
         }
         let again = try ShareStore.open(at: path, options: Self.options)
@@ -75,7 +75,7 @@ import TestTraits
 
         #expect(try Self.dump("log", at: path) == logBefore)
         #expect(try Self.databases(at: path)
-            == ["Main DB", "cursors", "eventIndex", "expiry", "log", "meta", "pendingRedactions", "shares"])
+            == ["Main DB", "cursors", "eventIndex", "expiry", "idempotency", "log", "meta", "pendingRedactions", "shares", "tokens"])
         // Identity and origin counter as the README printed them; 2 shares
         // pending (live, livePhoto) and 4 with an end logged; and where the
         // store now lives (as stat reports it), so that the upgrade is not
@@ -83,7 +83,7 @@ import TestTraits
         let home = try #require(StoreHome.hex(of: path))
         #expect(try Self.meta(at: path) == [
             Self.hex("data-file"): home,
-            Self.hex("schema"): "00000002",
+            Self.hex("schema"): "00000003",
             Self.hex("replica"): "c3deaad6055c481796a59e97c5469dba",
             Self.hex("epoch"): "066b60e0cbdf4c0995f2d5cb1c0a943c",
             Self.hex("origin-sequence"): "000000000000000a",
@@ -107,11 +107,11 @@ import TestTraits
         let cli = CLI(store: try Format1FixtureTests.copy(into: directory), now: "2026-12-01T13:00:00Z")
         let first = try cli.run("upgrade", "--json")
         #expect(first.status == 0)
-        #expect(first.output == #"{"eventsReplayed":10,"fromVersion":1,"toVersion":2,"upgraded":true}"# + "\n")
+        #expect(first.output == #"{"eventsReplayed":10,"fromVersion":1,"toVersion":3,"upgraded":true}"# + "\n")
         #expect(first.error == "")
         let second = try cli.run("upgrade", "--json")
         #expect(second.status == 0)
-        #expect(second.output == #"{"eventsReplayed":0,"fromVersion":2,"toVersion":2,"upgraded":false}"# + "\n")
+        #expect(second.output == #"{"eventsReplayed":0,"fromVersion":3,"toVersion":3,"upgraded":false}"# + "\n")
         #expect(second.error == "")
     }
 
@@ -120,10 +120,10 @@ import TestTraits
         let cli = CLI(store: try Format1FixtureTests.copy(into: directory), now: "2026-12-01T13:00:00Z")
         let first = try cli.run("upgrade")
         #expect(first.status == 0)
-        #expect(first.output == "upgraded from format 1 to 2: 10 log entries replayed, the log unchanged\n")
+        #expect(first.output == "upgraded from format 1 to 3: 10 log entries replayed, the log unchanged\n")
         let second = try cli.run("upgrade")
         #expect(second.status == 0)
-        #expect(second.output == "already format 2; nothing to do\n")
+        #expect(second.output == "already format 3; nothing to do\n")
     }
 
     /// Commands that only read refuse a format-1 store instead
@@ -133,7 +133,7 @@ import TestTraits
         let cli = CLI(store: try Format1FixtureTests.copy(into: directory), now: "2026-12-01T13:00:00Z")
         let first = try cli.run("sweep", "--json")
         #expect(first.status == 0)
-        #expect(first.error == "sharelog: upgraded the store from format 1 to 2 (10 log entries replayed)\n")
+        #expect(first.error == "sharelog: upgraded the store from format 1 to 3 (10 log entries replayed)\n")
         let stats = try cli.run("stats", "--json")
         #expect(stats.status == 0)
         #expect(stats.error == "")

@@ -58,7 +58,7 @@ import TestSupport
     /// read-only open refuses it as newer all the same (or as damaged, for
     /// a `schema` that is no u32), not as a storage failure.
     @Test(arguments: [
-        ([0, 0, 0, 3], ShareLogError.unsupportedStoreVersion(found: 3, supported: 2)),
+        ([0, 0, 0, 4], ShareLogError.unsupportedStoreVersion(found: 4, supported: 3)),
         ([0, 3], ShareLogError.corruptMeta("schema")),
     ] as [([UInt8], ShareLogError)])
     func aNewerFormatWithoutThisFormatsDatabasesIsRefusedForWhatItIs(schema: [UInt8], refusal: ShareLogError) throws {

@@ -34,17 +34,17 @@ import TestTraits
         try Data(contentsOf: URL(fileURLWithPath: (path as NSString).appendingPathComponent("data.mdb")))
     }
 
-    @Test(arguments: [([0, 0, 0, 3], 3), ([0xFF, 0xFF, 0xFF, 0xFF], 4_294_967_295)] as [([UInt8], UInt32)])
+    @Test(arguments: [([0, 0, 0, 4], 4), ([0xFF, 0xFF, 0xFF, 0xFF], 4_294_967_295)] as [([UInt8], UInt32)])
     func aStoreOfANewerFormatIsRefusedAndLeftAlone(schema: [UInt8], found: UInt32) throws {
         let dir = TemporaryDirectory()
         let path = dir.appending("store")
         _ = try Self.makeStore(at: path)
         try Self.setSchema(schema, at: path)
         let before = try Self.dataFile(path)
-        let refusal = ShareLogError.unsupportedStoreVersion(found: found, supported: 2)
+        let refusal = ShareLogError.unsupportedStoreVersion(found: found, supported: 3)
         #expect(throws: refusal) { try ShareStore.open(at: path) }
         #expect(throws: refusal) { try ShareStore.open(at: path, creatingIfMissing: true) }
-        #expect(refusal.description == "the store has format \(found) but this build reads up to 2; upgrade ShareLog")
+        #expect(refusal.description == "the store has format \(found) but this build reads up to 3; upgrade ShareLog")
         #expect(try Self.dataFile(path) == before)
     }
 
@@ -66,7 +66,7 @@ import TestTraits
         let dir = TemporaryDirectory()
         let cli = CLI(store: dir.appending("store"))
         let live = try Self.makeStore(at: cli.store)
-        try Self.setSchema([0, 0, 0, 3], at: cli.store)
+        try Self.setSchema([0, 0, 0, 4], at: cli.store)
         let before = try cli.dataFile()
         for arguments in [
             ["stats"], ["init"], ["upgrade"], ["share", "get", "\(live)"], ["share", "revoke", "\(live)"],
@@ -74,7 +74,7 @@ import TestTraits
         ] {
             let result = try cli.run(arguments: arguments, input: Data(smallCard(3)))
             #expect(result.status == 1, "\(arguments)")
-            #expect(result.error == "sharelog: the store has format 3 but this build reads up to 2; upgrade ShareLog\n", "\(arguments)")
+            #expect(result.error == "sharelog: the store has format 4 but this build reads up to 3; upgrade ShareLog\n", "\(arguments)")
             #expect(result.output == "", "\(arguments)")
         }
         #expect(try cli.dataFile() == before)

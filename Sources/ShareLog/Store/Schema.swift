@@ -1,7 +1,7 @@
 import LMDB
 
 /// The named databases of a ShareLog store and their key layouts (store
-/// format 2). All integers in keys are big-endian so that byte order is
+/// format 3). All integers in keys are big-endian so that byte order is
 /// numeric order. docs/FORMAT.md describes the same layout for readers in
 /// other languages.
 ///
@@ -14,11 +14,13 @@ import LMDB
 /// | expiry | expiresAt ms (8) + record name (16) | creation's log position (8) + expiresAt (8); pending shares only |
 /// | pendingRedactions | log position (8) | empty; log entries holding a card no answer needs |
 /// | cursors | peer replica (16) | peer epoch (16) + position in the peer's log (8); written by sync |
+/// | tokens | token id (8) | `StoredToken` bytes; primary |
+/// | idempotency | token id (8) + SHA-256 of an Idempotency-Key (32) | `IdempotencyEntry` bytes; primary |
 struct Schema: Sendable {
     /// The store format this build writes and reads.
-    static let version: UInt32 = 2
+    static let version: UInt32 = 3
 
-    static let names = ["meta", "log", "eventIndex", "shares", "expiry", "pendingRedactions", "cursors"]
+    static let names = ["meta", "log", "eventIndex", "shares", "expiry", "pendingRedactions", "cursors", "tokens", "idempotency"]
 
     let meta: Database
     let log: Database
@@ -27,6 +29,8 @@ struct Schema: Sendable {
     let expiry: Database
     let pendingRedactions: Database
     let cursors: Database
+    let tokens: Database
+    let idempotency: Database
 
     init(_ env: Environment) throws {
         meta = try env.database("meta")
@@ -36,6 +40,8 @@ struct Schema: Sendable {
         expiry = try env.database("expiry")
         pendingRedactions = try env.database("pendingRedactions")
         cursors = try env.database("cursors")
+        tokens = try env.database("tokens")
+        idempotency = try env.database("idempotency")
     }
 
     /// The databases derived from the log, which `verify` rebuilds.

@@ -73,6 +73,13 @@ public enum ShareLogError: Error, Equatable, Sendable, CustomStringConvertible {
     /// damaged or foreign file, a store already open with other options. The
     /// LMDB error is the cause, and its description says what to do.
     case storage(LMDBError)
+    /// A token `ShareStore.addToken` refuses, with the reason; nothing was
+    /// written.
+    case invalidToken(String)
+    /// Another token already has this name; nothing was written.
+    case tokenNameTaken(String)
+    /// No token has this name; nothing was written.
+    case tokenNotFound(String)
     /// The store was closed in this process (`ShareStore.close()`), or its
     /// environment was: nothing was read or written.
     case closed(path: String)
@@ -144,6 +151,12 @@ public enum ShareLogError: Error, Equatable, Sendable, CustomStringConvertible {
             "the operation was cancelled; the batches it committed stay, and running it again finishes the job"
         case .storage(let error):
             "the store's storage failed: \(error)"
+        case .invalidToken(let reason):
+            "not a token this store takes, so nothing was written: \(reason)"
+        case .tokenNameTaken(let name):
+            "a token named '\(name)' already exists (revoked tokens keep their names), so nothing was written; choose another name"
+        case .tokenNotFound(let name):
+            "no token named '\(name)' in this store, so nothing was written; 'sharelog token list' shows the names"
         case .closed(let path):
             "the store at \(path) was closed in this process, so nothing was read or written; open it again to use it"
         }

@@ -8,8 +8,8 @@ extension ShareStore {
     ///
     /// - `storeNotFound` without `meta`, or without a `schema` in it: an
     ///   open for writing was killed before it initialised the store;
-    /// - `upgradeRequired` for format 1, which has no `cursors`: only an
-    ///   open for writing upgrades it;
+    /// - `upgradeRequired` for format 1, which has no `cursors`, and format
+    ///   2, which has no `tokens`: only an open for writing upgrades them;
     /// - `unsupportedStoreVersion` for a newer format, which need not have
     ///   this format's databases;
     /// - `corruptMeta("schema")` for a `schema` that is not a u32.
@@ -31,6 +31,6 @@ extension ShareStore {
         }
         guard let version = schema.withUnsafeBytes({ Key.integer($0, as: UInt32.self) }) else { return .corruptMeta("schema") }
         if version > Schema.version { return .unsupportedStoreVersion(found: version, supported: Schema.version) }
-        return version == StoreUpgrade.fromVersion ? .upgradeRequired(found: version) : nil
+        return StoreUpgrade.upgrades(version) ? .upgradeRequired(found: version) : nil
     }
 }

@@ -53,7 +53,7 @@ public final class ShareStore: Sendable {
     /// initialised the store; false when the store was already there.
     public let wasCreated: Bool
     /// Set when the `open` that made this instance upgraded the store from
-    /// an older format (docs/FORMAT.md "Format 1, and the upgrade").
+    /// an older format (docs/FORMAT.md "Format 2, and the upgrade").
     public let upgrade: UpgradeReport?
     /// Set when the `open` that made this instance gave the store a new
     /// replica id and epoch because it may be a copy or a restore: its data
@@ -84,7 +84,7 @@ public final class ShareStore: Sendable {
         /// creates to share a commit; a lone writer never waits) and
         /// `idleReadTransactions` (read transactions kept for reuse). With
         /// `readOnly`, `open` writes nothing to the store and refuses a
-        /// format-1 one with `upgradeRequired` (`open(at:creatingIfMissing:options:)`).
+        /// format-1 or format-2 one with `upgradeRequired` (`open(at:creatingIfMissing:options:)`).
         public var environment = Environment.Options()
         /// How long `commits()` sleeps on the commit signal before it reads
         /// the log's end anyway: what a lost signal costs at most (a writer
@@ -109,9 +109,10 @@ public final class ShareStore: Sendable {
     /// durable transaction; `wasCreated` then says so. Without it nothing is
     /// created.
     ///
-    /// A format-1 store is upgraded to format 2 in place, in one durable
-    /// transaction, before `open` returns; `upgrade` then says so. The
-    /// upgrade replays the whole log: O(log) time, once.
+    /// A format-1 or format-2 store is upgraded to format 3 in place, in one
+    /// durable transaction, before `open` returns; `upgrade` then says so.
+    /// From format 1 the upgrade replays the whole log: O(log) time, once;
+    /// from format 2 it adds two empty databases: O(1).
     ///
     /// Opened for writing, a store that may be a copy of another or an
     /// older copy of itself takes a new replica id and epoch before it
@@ -136,8 +137,8 @@ public final class ShareStore: Sendable {
     ///   empty `data.mdb` or one without the store's databases, as an open
     ///   for writing killed half-way leaves it);
     ///   `unsupportedStoreVersion` for a store of a newer format;
-    ///   `upgradeRequired` for a format-1 store opened read-only, which is
-    ///   left as it was.
+    ///   `upgradeRequired` for a format-1 or format-2 store opened
+    ///   read-only, which is left as it was.
     public static func open(at path: String, creatingIfMissing: Bool = false, options: Options = Options()) throws(ShareLogError) -> ShareStore {
         let dataFile = (path as NSString).appendingPathComponent("data.mdb")
         guard creatingIfMissing || FileManager.default.fileExists(atPath: dataFile) else { throw ShareLogError.storeNotFound(path: path) }
@@ -152,7 +153,8 @@ public final class ShareStore: Sendable {
                 environment = try Environment.open(at: path, databases: Schema.names, options: options.environment)
             } catch let error as LMDBError where error == .notFound && options.environment.readOnly {
                 // A read-only open needs every database to exist, and a
-                // format-1 store has no `cursors`: say what it found.
+                // format-1 store has no `cursors`, a format-2 one no
+                // `tokens`: say what it found.
                 throw try readOnlyRefusal(at: path, options: options.environment) ?? error
             }
             do {
@@ -199,7 +201,7 @@ public final class ShareStore: Sendable {
         }
         let stored = try storedIdentity(in: environment, schema: schema, path: path)
         var upgrade: UpgradeReport?
-        if stored.version == StoreUpgrade.fromVersion {
+        if StoreUpgrade.upgrades(stored.version) {
             guard writable else { throw ShareLogError.upgradeRequired(found: stored.version) }
             let replayed = try environment.write { txn in try StoreUpgrade(schema: schema).run(in: txn) }
             upgrade = replayed.map { UpgradeReport(fromVersion: stored.version, toVersion: Schema.version, eventsReplayed: $0) }
@@ -249,8 +251,8 @@ public final class ShareStore: Sendable {
             return (version, replica, epoch, try txn.value(forKey: MetaKey.dataFile, in: schema.meta))
         }
         guard let (version, replica, epoch, dataFile) = stored else { throw ShareLogError.storeNotFound(path: path) }
-        // Not a u32: no version this build could vouch for.
-        guard let version else { throw ShareLogError.corruptMeta("schema") }
+        // Not a u32, or 0: no version this build could vouch for.
+        guard let version, version > 0 else { throw ShareLogError.corruptMeta("schema") }
         guard version <= Schema.version else {
             throw ShareLogError.unsupportedStoreVersion(found: version, supported: Schema.version)
         }

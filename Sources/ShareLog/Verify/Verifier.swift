@@ -66,6 +66,8 @@ struct Verifier {
             firstPass = false
         }
         try compareCounters(in: txn)
+        try checkTokens(in: txn)
+        try checkIdempotencyEntries(in: txn)
     }
 
     /// Reads the whole log once, folding every event into the windows.

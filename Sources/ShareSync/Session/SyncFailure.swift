@@ -80,7 +80,8 @@ public enum SyncFailure: Error, Sendable, CustomStringConvertible {
                 .error(code: .invalidEvents, message: "\(error)")
             case .notFound, .expired, .invalidVCard, .invalidTTL, .invalidRecordName, .invalidLink, .storeNotFound,
                 .unsupportedStoreVersion, .upgradeRequired, .corruptEvent, .corruptShare, .corruptMeta, .corruptKey,
-                .snapshotRequired, .openElsewhere, .handoffRefused, .backupRefused, .cancelled, .storage, .closed:
+                .snapshotRequired, .openElsewhere, .handoffRefused, .backupRefused, .cancelled, .storage, .closed,
+                .invalidToken, .tokenNameTaken, .tokenNotFound:
                 .error(code: .internal, message: "the receiving store failed: \(error)")
             }
         }

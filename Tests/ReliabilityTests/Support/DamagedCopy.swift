@@ -11,7 +11,7 @@ struct DamagedCopy {
     /// Writes one key and value, in one transaction of the copy.
     private static let put = """
         import lmdb, sys
-        env = lmdb.open(sys.argv[1], max_dbs=7)
+        env = lmdb.open(sys.argv[1], max_dbs=10)
         with env.begin(write=True) as txn:
             db = env.open_db(sys.argv[2].encode(), txn=txn, create=False)
             txn.put(bytes.fromhex(sys.argv[3]), bytes.fromhex(sys.argv[4]), db=db)

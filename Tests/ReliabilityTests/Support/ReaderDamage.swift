@@ -7,7 +7,7 @@
 /// broken, the event's CRC-32 is recomputed over the changed bytes and the
 /// rest stays valid, so the refusal can only come from the rule under test.
 enum ReaderDamage: String, CaseIterable, Sendable, CustomStringConvertible {
-    /// `meta` `schema` 3: a store format from a newer version.
+    /// `meta` `schema` 4: a store format from a newer version.
     case newerStoreFormat
     /// `meta` `schema` of 5 bytes.
     case schemaNotFourBytes
@@ -98,7 +98,7 @@ enum ReaderDamage: String, CaseIterable, Sendable, CustomStringConvertible {
         let log4 = FormatBytes.bigEndian(UInt64(4))
         switch self {
         case .newerStoreFormat:
-            return (Array("schema".utf8), [0, 0, 0, 3], "meta schema: store format 3 is newer than this reader knows (2)")
+            return (Array("schema".utf8), [0, 0, 0, 4], "meta schema: store format 4 is newer than this reader knows (3)")
         case .schemaNotFourBytes:
             return (Array("schema".utf8), [0, 0, 0, 0, 2], "meta schema: schema is 5 bytes, not 4")
         case .unknownEventFormat:

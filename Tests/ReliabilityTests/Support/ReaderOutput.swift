@@ -1,6 +1,7 @@
-/// What Tests/Readers/read_store.py prints for a store of format 2: every
+/// What Tests/Readers/read_store.py prints for a store of format 3: every
 /// database, decoded from docs/FORMAT.md alone, each list in LMDB key order.
-/// (A format-1 store prints `ReaderOutputFormat1`.)
+/// (A format-1 store prints `ReaderOutputFormat1`; format 3's `tokens` and
+/// `idempotency` are read by `IndependentReaderTokenTests`.)
 ///
 /// Tests decode the reader's JSON into this, and write the state a scenario
 /// must leave by hand in the same shape (`ReaderScenario`), so the two

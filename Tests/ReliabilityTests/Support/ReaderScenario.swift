@@ -191,9 +191,9 @@ struct ReaderScenario {
             ReaderOutput.ExpiryEntry(clampedExpiresAt: UInt64(t + expiresAt), recordName: names[letter]!, position: position, expiresAt: t + expiresAt)
         }
         return ReaderOutput(
-            databases: ["meta": 7, "log": 20, "eventIndex": 20, "shares": 11, "expiry": 3, "pendingRedactions": 5, "cursors": 0],
+            databases: ["meta": 7, "log": 20, "eventIndex": 20, "shares": 11, "expiry": 3, "pendingRedactions": 5, "cursors": 0, "tokens": 0, "idempotency": 0],
             // Pending: A, I and K. Ended: B, C, D, E, G, H, J and L.
-            meta: ReaderOutput.Meta(schema: 2, replica: r, epoch: epoch, originSequence: 7, liveCount: 3, expiredCount: 8, dataFile: dataFile, trimmedThrough: nil),
+            meta: ReaderOutput.Meta(schema: 3, replica: r, epoch: epoch, originSequence: 7, liveCount: 3, expiredCount: 8, dataFile: dataFile, trimmedThrough: nil),
             events: events,
             // Every key list in LMDB's order: bytewise, which for
             // lowercase UUID text and big-endian integers is this order.

@@ -7,7 +7,7 @@ import Foundation
 /// zlib for the checksum. Nothing of the engine but the database handles.
 ///
 /// Strict: it refuses any byte the format does not account for (a wrong
-/// length, a flag bit format 2 does not define, an unknown meta key), so an image it returns stands for the exact bytes.
+/// length, a flag bit format 3 does not define, an unknown meta key), so an image it returns stands for the exact bytes.
 enum StoreDecoder {
     /// A byte the format does not allow, with where it was.
     struct Refusal: Error, CustomStringConvertible {
@@ -19,7 +19,7 @@ enum StoreDecoder {
         for (key, value) in try test.contents(of: \.meta) {
             let name = String(decoding: key, as: UTF8.self)
             switch name {
-            case "schema": try require(value == [0, 0, 0, 2], "meta schema \(value)")
+            case "schema": try require(value == [0, 0, 0, 3], "meta schema \(value)")
             case "replica": try require(value == raw(test.store.replicaID.uuid), "meta replica \(value)")
             case "epoch": try require(value.count == 16, "meta epoch of \(value.count) bytes")
             case "data-file": try require(value.count == 28, "meta data-file of \(value.count) bytes")
@@ -52,6 +52,10 @@ enum StoreDecoder {
             try require(UInt64(max(pending.expiresAt, 0)) == (try integer(key[0..<8], "expiry key") as UInt64), "expiry key \(key) indexes another time than its value \(value)")
             image.expiry[.init(expiresAt: try integer(key[0..<8], "expiry key"), name: RecordName(uuid: uuid(key[8...])))] = pending
         }
+        // No script makes tokens or upload keys: the primary databases of
+        // format 3's write API stay empty.
+        try require(try test.contents(of: \.tokens).isEmpty, "tokens holds entries")
+        try require(try test.contents(of: \.idempotency).isEmpty, "idempotency holds entries")
         for (key, value) in try test.contents(of: \.cursors) {
             try require(key.count == 16 && value.count == 32, "cursors entry \(key): \(value)")
             image.cursors[uuid(key[...])] = StoreImage.Cursor(
