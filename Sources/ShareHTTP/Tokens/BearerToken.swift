@@ -1,7 +1,7 @@
-internal import COpenSSL
 import Foundation
 import ShareLog
 import SharePrimitives
+import ShareSync
 
 /// A bearer token of the gateway's write API (docs/HTTP.md "Tokens"): an
 /// 8-byte public id and a 32-byte secret, both from OpenSSL's `RAND_bytes`.
@@ -32,16 +32,8 @@ public struct BearerToken: Sendable, CustomStringConvertible {
     /// no random source, a broken installation rather than a condition a
     /// caller can act on (Swift's own generator traps in the same case).
     public static func generate() -> BearerToken {
-        var idBytes = [UInt8](repeating: 0, count: TokenID.size)
-        guard idBytes.withUnsafeMutableBufferPointer({ RAND_bytes($0.baseAddress, Int32($0.count)) }) == 1,
-              let id = TokenID(bytes: idBytes)
-        else { fatalError("OpenSSL's RAND_bytes failed") }
-        let secret = SecretBytes(count: secretSize) { buffer in
-            guard RAND_bytes(buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(buffer.count)) == 1 else {
-                fatalError("OpenSSL's RAND_bytes failed")
-            }
-        }
-        return BearerToken(id: id, secret: secret)
+        guard let id = TokenID(bytes: OpenSSLCrypto.randomBytes(TokenID.size)) else { preconditionFailure("a token id is 8 bytes") }
+        return BearerToken(id: id, secret: OpenSSLCrypto.randomSecret(secretSize))
     }
 
     init(id: TokenID, secret: SecretBytes) {
@@ -77,32 +69,17 @@ public struct BearerToken: Sendable, CustomStringConvertible {
     }
 
     /// The SHA-256 of the secret (32 bytes): what the store keeps.
-    public var secretHash: [UInt8] { secret.withUnsafeBytes { Self.sha256($0) } }
+    public var secretHash: [UInt8] { OpenSSLCrypto.sha256(secret) }
 
     /// Whether this token is `stored`: the same id, and the SHA-256 of this
     /// secret equal to the stored hash, compared with `CRYPTO_memcmp`, whose
     /// time does not depend on where the bytes differ.
     public func matches(_ stored: StoredToken) -> Bool {
-        let hash = secretHash
-        guard stored.id == id, stored.secretHash.count == hash.count else { return false }
-        return hash.withUnsafeBytes { presented in
-            stored.secretHash.withUnsafeBytes { kept in CRYPTO_memcmp(presented.baseAddress, kept.baseAddress, presented.count) == 0 }
-        }
+        stored.id == id && OpenSSLCrypto.constantTimeEqual(secretHash, stored.secretHash)
     }
 
     /// The id only: the secret never prints.
     public var description: String { "token \(id)" }
-
-    /// SHA-256 of `bytes` through OpenSSL's `EVP_Digest`.
-    static func sha256(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: 32)
-        var length: UInt32 = 0
-        let done = digest.withUnsafeMutableBufferPointer { output in
-            EVP_Digest(bytes.baseAddress, bytes.count, output.baseAddress, &length, EVP_sha256(), nil)
-        }
-        guard done == 1, length == 32 else { fatalError("OpenSSL's EVP_Digest(SHA-256) failed") }
-        return digest
-    }
 
     /// The 32 bytes that 43 base64url characters encode, or nil for any
     /// other character, or a form that is not canonical.

@@ -1,17 +1,18 @@
 internal import COpenSSL
 import SharePrimitives
 
-/// The cryptographic primitives sync uses, all computed by OpenSSL's
-/// libcrypto: random bytes, HMAC-SHA256, HKDF-SHA256 and constant-time
-/// comparison.
+/// The cryptographic primitives sync and the gateway's write API use, all
+/// computed by OpenSSL's libcrypto: random bytes, SHA-256, HMAC-SHA256,
+/// HKDF-SHA256 and constant-time comparison. `package`: ShareHTTP's tokens
+/// and uploads use it too, so each call has one wrapper.
 ///
 /// Each traps if libcrypto cannot do its work at all (no random source, no
 /// SHA-256 in the loaded providers): that is a broken installation, not a
 /// condition a caller can act on, and Swift's own random generator traps in
 /// the same case.
-enum OpenSSLCrypto {
+package enum OpenSSLCrypto {
     /// `count` bytes from `RAND_bytes`.
-    static func randomBytes(_ count: Int) -> [UInt8] {
+    package static func randomBytes(_ count: Int) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         let done = bytes.withUnsafeMutableBufferPointer { RAND_bytes($0.baseAddress, Int32($0.count)) }
         guard done == 1 else { fatalError("OpenSSL's RAND_bytes failed: \(OpenSSLErrorQueue.drain().joined(separator: "; "))") }
@@ -19,7 +20,7 @@ enum OpenSSLCrypto {
     }
 
     /// `count` bytes from `RAND_bytes`, written straight into a secret.
-    static func randomSecret(_ count: Int) -> SecretBytes {
+    package static func randomSecret(_ count: Int) -> SecretBytes {
         SecretBytes(count: count) { buffer in
             guard RAND_bytes(buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(count)) == 1 else {
                 fatalError("OpenSSL's RAND_bytes failed: \(OpenSSLErrorQueue.drain().joined(separator: "; "))")
@@ -29,7 +30,7 @@ enum OpenSSLCrypto {
 
     /// HMAC-SHA256 of the concatenation of `parts` under `key`, any length,
     /// through `EVP_MAC_fetch("HMAC")` with the digest parameter "SHA256".
-    static func hmacSHA256(key: [UInt8], parts: [[UInt8]]) -> [UInt8] {
+    package static func hmacSHA256(key: [UInt8], parts: [[UInt8]]) -> [UInt8] {
         key.withUnsafeBytes { hmacSHA256(key: $0, parts: parts) }
     }
 
@@ -106,8 +107,32 @@ enum OpenSSLCrypto {
         guard derived == 1 else { fail("EVP_KDF_derive(HKDF, SHA256)") }
     }
 
+    /// SHA-256 of the concatenation of `parts`, through `EVP_Digest*`.
+    package static func sha256(_ parts: [UInt8]...) -> [UInt8] {
+        sha256 { update in for part in parts { part.withUnsafeBytes(update) } }
+    }
+
+    /// SHA-256 of a secret, read in place.
+    package static func sha256(_ secret: SecretBytes) -> [UInt8] {
+        sha256 { update in secret.withUnsafeBytes(update) }
+    }
+
+    /// SHA-256 of what `feed` hands to the update function it is given.
+    private static func sha256(_ feed: ((UnsafeRawBufferPointer) -> Void) -> Void) -> [UInt8] {
+        guard let context = EVP_MD_CTX_new() else { fail("EVP_MD_CTX_new") }
+        defer { EVP_MD_CTX_free(context) }
+        guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else { fail("EVP_DigestInit_ex(SHA256)") }
+        feed { bytes in
+            guard EVP_DigestUpdate(context, bytes.baseAddress, bytes.count) == 1 else { fail("EVP_DigestUpdate") }
+        }
+        var digest = [UInt8](repeating: 0, count: 32)
+        var length: UInt32 = 0
+        guard EVP_DigestFinal_ex(context, &digest, &length) == 1, length == 32 else { fail("EVP_DigestFinal_ex") }
+        return digest
+    }
+
     /// `CRYPTO_memcmp` of two byte strings; different lengths are unequal.
-    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    package static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         a.withUnsafeBytes { left in b.withUnsafeBytes { right in constantTimeEqual(left, right) } }
     }
 
