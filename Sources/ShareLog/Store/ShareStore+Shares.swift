@@ -43,15 +43,16 @@ extension ShareStore {
         return batch.map(receipt(for:))
     }
 
-    /// Validates a card and TTL and stamps a new share with a record name.
-    private func prepareCreation(of vCard: [UInt8], ttl: Duration) throws(ShareLogError) -> ShareCreated {
+    /// Validates a card and TTL and stamps a new share with a record name
+    /// (a random one unless `name` is given).
+    func prepareCreation(of vCard: [UInt8], ttl: Duration, named name: RecordName? = nil) throws(ShareLogError) -> ShareCreated {
         do { try VCardValidator.validate(vCard) } catch { throw .invalidVCard(error) }
         guard ShareStore.ttlRange.contains(ttl) else { throw .invalidTTL(seconds: ttl.components.seconds) }
         let createdAt = clock.now()
-        return ShareCreated(recordName: .random(), vCard: vCard, createdAt: createdAt, expiresAt: createdAt.advanced(by: ttl))
+        return ShareCreated(recordName: name ?? .random(), vCard: vCard, createdAt: createdAt, expiresAt: createdAt.advanced(by: ttl))
     }
 
-    private func receipt(for created: ShareCreated) -> CreatedShare {
+    func receipt(for created: ShareCreated) -> CreatedShare {
         CreatedShare(
             recordName: created.recordName, createdAt: created.createdAt, expiresAt: created.expiresAt,
             link: AppClipLinkBuilder(domain: options.linkDomain).link(for: .share(recordName: created.recordName.uuid)))

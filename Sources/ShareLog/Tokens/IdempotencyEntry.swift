@@ -7,9 +7,8 @@
 /// Its entry in the `idempotency` database (docs/FORMAT.md "Idempotency
 /// keys"): key = token id (8) ‖ SHA-256 of the header's value (32); value
 /// = version u8 = 1 ‖ request fingerprint (32) ‖ firstSeen i64 ms ‖ record
-/// name (16) ‖ origin replica id (16) ‖ origin counter u64. The uploads
-/// that write these entries come with the gateway's write routes; this
-/// format only defines, reads, verifies and expires them.
+/// name (16) ‖ origin replica id (16) ‖ origin counter u64, written by
+/// `ShareStore.create(vCard:ttl:claim:)` with the share it made.
 public struct IdempotencyEntry: Hashable, Sendable {
     public let token: TokenID
     /// SHA-256 of the `Idempotency-Key` header's value, 32 bytes.

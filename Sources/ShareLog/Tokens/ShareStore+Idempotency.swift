@@ -2,8 +2,8 @@ import LMDB
 
 /// The `idempotency` database (docs/FORMAT.md "Idempotency keys"): what
 /// the gateway's uploads remember of each `Idempotency-Key`, per token.
-/// The upload that writes an entry, in the transaction that makes its
-/// share, comes with the write routes (issue 32); these read and expire them.
+/// An upload writes its entry in the transaction that makes its share
+/// (`create(vCard:ttl:claim:)`); these read and expire them.
 extension ShareStore {
     /// The entry for the key whose SHA-256 is `keyHash` under `token`, or
     /// nil. O(log entries).

@@ -86,16 +86,21 @@ extension ShareStore {
     @discardableResult
     public func markTokenUsed(_ id: TokenID, at time: Timestamp) throws(ShareLogError) -> StoredToken? {
         let database = schema.tokens
-        return try write { txn -> StoredToken? in
-            guard let value = try txn.value(forKey: id.bytes, in: database) else { return nil }
-            var token = try value.withUnsafeBytes { value in
-                try id.bytes.withUnsafeBytes { key in try StoredToken.decode(key: key, value: value) }
-            }
-            guard token.lastUsedAt.map({ $0 < time }) ?? true else { return token }
-            token.lastUsedAt = time
-            try txn.put(token.encoded(), forKey: id.bytes, in: database)
-            return token
+        return try write { txn -> StoredToken? in try Self.markUsed(id, at: time, in: database, txn) }
+    }
+
+    /// `markTokenUsed`'s work in `txn`, for the writes that authenticate
+    /// (an upload marks its token in its own transaction).
+    @discardableResult
+    static func markUsed(_ id: TokenID, at time: Timestamp, in database: Database, _ txn: borrowing WriteTransaction) throws -> StoredToken? {
+        guard let value = try txn.value(forKey: id.bytes, in: database) else { return nil }
+        var token = try value.withUnsafeBytes { value in
+            try id.bytes.withUnsafeBytes { key in try StoredToken.decode(key: key, value: value) }
         }
+        guard token.lastUsedAt.map({ $0 < time }) ?? true else { return token }
+        token.lastUsedAt = time
+        try txn.put(token.encoded(), forKey: id.bytes, in: database)
+        return token
     }
 
     /// The token named `name` in `txn`, by reading them all (tokens are few).
