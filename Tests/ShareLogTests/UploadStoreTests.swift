@@ -94,3 +94,23 @@ import TestTraits
         #expect(try test.rawFiles() == before)
     }
 }
+
+extension UploadStoreTests {
+    @Test func aTrimmingPassForgetsKeysOnlyAfterADay() throws {
+        let test = try Self.prepared()
+        let start = test.clock.now()
+        _ = try test.store.create(vCard: Self.card, ttl: .seconds(7 * 24 * 3600), claim: Self.claim())
+        let keyHash = [UInt8](repeating: 0xAB, count: 32)
+        let early = try test.store.maintain(at: Timestamp(milliseconds: start.milliseconds + 23 * 3_600_000), trimming: true)
+        #expect(early.forgottenKeys == 0)
+        #expect(try test.store.idempotencyEntry(token: Self.token.id, keyHash: keyHash) != nil, "kept for a day")
+        let untrimmed = try test.store.maintain(at: Timestamp(milliseconds: start.milliseconds + 25 * 3_600_000))
+        #expect(untrimmed.forgottenKeys == nil, "only a trimming pass forgets keys")
+        let late = try test.store.maintain(at: Timestamp(milliseconds: start.milliseconds + 25 * 3_600_000), trimming: true)
+        #expect(late.forgottenKeys == 1)
+        #expect(try test.store.idempotencyEntry(token: Self.token.id, keyHash: keyHash) == nil)
+        guard case .live = try test.store.fetch(Self.name, at: Timestamp(milliseconds: start.milliseconds + 25 * 3_600_000)) else {
+            Issue.record("the share outlives its key"); return
+        }
+    }
+}

@@ -32,6 +32,8 @@ public final class Gateway: HTTPResponder {
     let tagger = RecordNameTagger()
     /// Where answers are counted, when the process exposes metrics.
     let metrics: GatewayMetrics?
+    /// The write API under `/v1/shares`, when the gateway serves one.
+    let writeAPI: WriteAPI?
 
     /// - Parameters:
     ///   - clock: dates the answers and decides which shares are live.
@@ -39,11 +41,14 @@ public final class Gateway: HTTPResponder {
     ///     wall clock that is fixed (`--now`) or set back does not freeze
     ///     or stretch anyone's allowance.
     ///   - metrics: counts each answer (`answered`).
+    ///   - writeAPI: serves `/v1/shares` (docs/HTTP.md "The write API");
+    ///     without it that path is 404 like any other.
     public init(
         source: any ShareSource, configuration: GatewayConfiguration, clock: any WallClock = SystemClock(),
-        limitClock: any WallClock = MonotonicClock(), metrics: GatewayMetrics? = nil
+        limitClock: any WallClock = MonotonicClock(), metrics: GatewayMetrics? = nil, writeAPI: WriteAPI? = nil
     ) {
         self.source = source
+        self.writeAPI = writeAPI
         self.metrics = metrics
         self.configuration = configuration
         self.clock = clock
@@ -70,6 +75,13 @@ public final class Gateway: HTTPResponder {
         return response
     }
 
+    /// An upload's body limit, once its token is accepted (`WriteAPI`);
+    /// no other route takes a body.
+    public func bodyLimit(for request: GatewayRequest) -> Int? {
+        guard let writeAPI else { return nil }
+        return writeAPI.bodyLimit(for: request, path: Self.path(of: request), at: clock.now())
+    }
+
     /// Counts the answer in the metrics, when there are any, and gives its
     /// access log record (`http.request`), with the inside failure of a 500.
     public func answered(_ request: GatewayRequest, _ response: GatewayResponse, microseconds: Int64) -> LogRecord? {
@@ -79,6 +91,10 @@ public final class Gateway: HTTPResponder {
             let printable = String(failure.unicodeScalars.map { $0.value < 0x20 ? " " : Character($0) })
             record.message += " error=" + printable.debugDescription
             record.fields.append(("error", LogValue(printable)))
+        }
+        if let audit = response.audit {
+            record.message += " token=\(audit.token ?? "-") action=\(audit.action) outcome=\(audit.outcome)"
+            record.fields += [("token", LogValue(audit.token ?? "-")), ("action", LogValue(audit.action)), ("outcome", LogValue(audit.outcome))]
         }
         return record
     }
@@ -97,7 +113,8 @@ public final class Gateway: HTTPResponder {
         guard request.headerBytes <= configuration.maxHeaderBytes else {
             return notice(.headersTooLarge, route: .unknown, "Request too large", "The request carried more header data than this server reads.")
         }
-        let path = request.target.prefix { $0 != "?" && $0 != "#" }
+        let path = Self.path(of: request)
+        if let writeAPI, WriteAPI.serves(path) { return writeAPI.respond(to: request, path: path, at: now) }
         switch path {
         case "/.well-known/apple-app-site-association", "/apple-app-site-association":
             return siteAssociation(request)
@@ -136,6 +153,9 @@ public final class Gateway: HTTPResponder {
     }
 
     private static func isReadMethod(_ method: String) -> Bool { method == "GET" || method == "HEAD" }
+
+    /// The request target's path: up to a query or a fragment.
+    private static func path(of request: GatewayRequest) -> Substring { request.target.prefix { $0 != "?" && $0 != "#" } }
 
     private func methodNotAllowed(_ route: GatewayRoute) -> GatewayResponse {
         var response = notice(.methodNotAllowed, route: route, "Not allowed", "This address can only be read.")

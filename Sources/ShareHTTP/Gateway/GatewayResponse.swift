@@ -16,6 +16,9 @@ public struct GatewayResponse: Sendable {
     public var recordName: RecordName?
     /// What went wrong inside the server, for the log of a 500; never sent.
     public var failure: String?
+    /// For the write API's audit: the token's name (nil when none was
+    /// accepted), the action and its outcome; never a card's bytes.
+    public var audit: (token: String?, action: String, outcome: String)?
 
     /// The body bytes that go on the wire for a request with `method`:
     /// none for `HEAD` and for a 304.

@@ -5,6 +5,8 @@ public enum GatewayRoute: String, Hashable, Sendable {
     case share = "/appclip"
     /// `/.well-known/apple-app-site-association` and `/apple-app-site-association`.
     case siteAssociation = "/apple-app-site-association"
+    /// `/v1/shares` and `/v1/shares/ID`: the write API (docs/HTTP.md "The write API").
+    case shares = "/v1/shares"
     /// Any other path: 404.
     case unknown = "-"
 }

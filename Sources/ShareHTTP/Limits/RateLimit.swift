@@ -17,6 +17,8 @@ public struct RateLimit: Hashable, Sendable, CustomStringConvertible {
     /// Misses (400, 404, 410), far stricter: a burst of 20, then one every
     /// 20 seconds (180 an hour). A person mistypes rarely; a guesser is stopped.
     public static let misses = RateLimit(burst: 20, interval: .seconds(20))
+    /// The write API's default per token: 100 at once, then 10 a second.
+    public static let writes = RateLimit(burst: 100, interval: .milliseconds(100))
 
     public var description: String { "\(burst) at once, then one every \(interval)" }
 }

@@ -11,12 +11,14 @@ public protocol HTTPResponder: Sendable {
     /// The answer to `request`.
     func respond(to request: GatewayRequest) -> GatewayResponse
 
-    /// The most bytes of body `respond` takes for a request with `method`
-    /// and `target` (as sent), or nil when it takes none. Asked once the
-    /// header is in; a larger body is never read, and `respond` gets the
-    /// request with `bodyOverLimit` set instead. `GET` and `HEAD` are
-    /// never asked: their body is read and dropped.
-    func bodyLimit(method: String, target: String) -> Int?
+    /// The most bytes of body `respond` takes for `request`, whose header
+    /// is in and whose body is not (empty), or nil when it takes none: a
+    /// responder can refuse to read the body of a request it will refuse
+    /// anyway (one without valid credentials). A larger body is never
+    /// kept, and `respond` gets the request with `bodyOverLimit` set
+    /// instead. `GET` and `HEAD` are never asked: their body is read and
+    /// dropped.
+    func bodyLimit(for request: GatewayRequest) -> Int?
 
     /// Called once per answered request, once its answer is queued, with
     /// the time `respond` took: the server's log record for it, or nil for
@@ -27,5 +29,5 @@ public protocol HTTPResponder: Sendable {
 extension HTTPResponder {
     /// No body for any request: every method but `GET` and `HEAD` is
     /// answered from its header alone.
-    public func bodyLimit(method: String, target: String) -> Int? { nil }
+    public func bodyLimit(for request: GatewayRequest) -> Int? { nil }
 }

@@ -97,7 +97,7 @@ enum HTTPServerCallbacks {
                 entry(of: connection)?.requestStarted()
                 return .YES
             }
-            guard let limit = daemon.core.responder.bodyLimit(method: methodName, target: state.target) else {
+            guard let limit = daemon.core.responder.bodyLimit(for: request(state, methodName, on: connection)) else {
                 entry(of: connection)?.requestStarted()
                 return answer(state, methodName, on: connection, daemon)
             }
@@ -131,19 +131,9 @@ enum HTTPServerCallbacks {
         let core = daemon.core
         state.answered = true
         core.inFlight.add(1, ordering: .relaxed)
-        let request = GatewayRequest(
-            method: method,
-            target: state.target,
-            accept: header(connection, "Accept"),
-            ifNoneMatch: header(connection, "If-None-Match"),
-            forwardedFor: header(connection, "X-Forwarded-For"),
-            headerBytes: sharelog_mhd_header_size(connection),
-            client: clientAddress(connection),
-            contentType: header(connection, "Content-Type"),
-            authorization: header(connection, "Authorization"),
-            idempotencyKey: header(connection, "Idempotency-Key"),
-            body: overLimit ? [] : state.body,
-            bodyOverLimit: overLimit)
+        var request = request(state, method, on: connection)
+        request.body = overLimit ? [] : state.body
+        request.bodyOverLimit = overLimit
         state.body = []
         let started = MonotonicTime.microseconds
         var response = core.responder.respond(to: request)
@@ -153,6 +143,21 @@ enum HTTPServerCallbacks {
         core.answered.add(1, ordering: .relaxed)
         if let line = core.responder.answered(request, response, microseconds: elapsed) { core.log(line) }
         return queued
+    }
+
+    /// The request of `state` as its header gives it, without a body.
+    private static func request(_ state: RequestContext, _ method: String, on connection: OpaquePointer) -> GatewayRequest {
+        GatewayRequest(
+            method: method,
+            target: state.target,
+            accept: header(connection, "Accept"),
+            ifNoneMatch: header(connection, "If-None-Match"),
+            forwardedFor: header(connection, "X-Forwarded-For"),
+            headerBytes: sharelog_mhd_header_size(connection),
+            client: clientAddress(connection),
+            contentType: header(connection, "Content-Type"),
+            authorization: header(connection, "Authorization"),
+            idempotencyKey: header(connection, "Idempotency-Key"))
     }
 
     private static func queue(_ response: GatewayResponse, on connection: OpaquePointer) -> MHD_Result {

@@ -14,6 +14,9 @@ public struct MaintenanceReport: Hashable, Sendable, CustomStringConvertible {
     public var compaction: CompactionReport?
     /// The trim's work, when the pass trimmed.
     public var trim: TrimReport?
+    /// Idempotency keys of uploads forgotten, when the pass trimmed: those
+    /// first seen more than `ShareStore.idempotencyRetention` before `at`.
+    public var forgottenKeys: Int?
     /// How long the sweep took, on the monotonic clock.
     public var sweepDuration: Duration = .zero
     /// How long the compaction took, scrub included, when one ran.
@@ -32,6 +35,7 @@ public struct MaintenanceReport: Hashable, Sendable, CustomStringConvertible {
             parts.append("redacted \(compaction.redacted) card\(compaction.redacted == 1 ? "" : "s") and zeroed \(compaction.scrub?.freePagesZeroed ?? 0) free pages")
         }
         if let trim { parts.append("forgot \(trim.shares) ended share\(trim.shares == 1 ? "" : "s")") }
+        if let forgottenKeys, forgottenKeys > 0 { parts.append("forgot \(forgottenKeys) idempotency key\(forgottenKeys == 1 ? "" : "s")") }
         return "maintenance at \(at.iso8601): " + parts.joined(separator: "; ")
     }
 
@@ -49,6 +53,7 @@ public struct MaintenanceReport: Hashable, Sendable, CustomStringConvertible {
             ]
         }
         if let trim { fields.append(("forgotten", LogValue(trim.shares))) }
+        if let forgottenKeys { fields.append(("forgottenKeys", LogValue(forgottenKeys))) }
         return LogRecord(.info, "maintenance.pass", description, fields)
     }
 }

@@ -6,7 +6,8 @@ extension ShareStore {
     /// with its holder), sweeps the shares due at `time` (default: now),
     /// compacts when a card waits for it (an expired or revoked share's:
     /// the rewrite and the scrub that end every compaction), and, when
-    /// `trimming`, trims with the default retention.
+    /// `trimming`, trims with the default retention and forgets the
+    /// idempotency keys of uploads older than `idempotencyRetention`.
     ///
     /// When another process holds the lock (a `MaintenanceScheduler` holds
     /// it for as long as it runs), or another pass of this one does,
@@ -43,7 +44,10 @@ extension ShareStore {
             report.compaction = try compact(batchSize: schedule.compactionBatch, progress: nil, cancellation: nil)
             report.compactionDuration = .now - compactionStart
         }
-        if trimming { report.trim = try trim(at: now) }
+        if trimming {
+            report.trim = try trim(at: now)
+            report.forgottenKeys = try removeIdempotencyEntries(firstSeenBefore: now.advanced(by: .zero - Self.idempotencyRetention))
+        }
         return report
     }
 

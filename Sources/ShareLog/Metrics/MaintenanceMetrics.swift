@@ -28,10 +28,10 @@ public final class MaintenanceMetrics: Sendable {
             "sharelog_maintenance_batches_total", "Write transactions of maintenance since start, by step (sweep, compaction).", labels: ["step"])
         work = registry.counter(
             "sharelog_maintenance_items_total",
-            "What maintenance did since start: shares expired, cards redacted, free pages zeroed, ended shares forgotten.", labels: ["item"])
+            "What maintenance did since start: shares expired, cards redacted, free pages zeroed, ended shares and upload keys forgotten.", labels: ["item"])
         for result in ["ran", "skipped", "failed"] { passes.increment(by: 0, result) }
         for step in ["sweep", "compaction"] { batches.increment(by: 0, step) }
-        for item in ["expired", "redacted", "zeroed_pages", "forgotten"] { work.increment(by: 0, item) }
+        for item in ["expired", "redacted", "zeroed_pages", "forgotten", "forgotten_keys"] { work.increment(by: 0, item) }
     }
 
     /// Counts one pass; a failure is stamped with `now`, the time of the
@@ -57,6 +57,7 @@ public final class MaintenanceMetrics: Sendable {
                 work.increment(by: Double(compaction.scrub?.freePagesZeroed ?? 0), "zeroed_pages")
             }
             if let trim = report.trim { work.increment(by: Double(trim.shares), "forgotten") }
+            if let keys = report.forgottenKeys { work.increment(by: Double(keys), "forgotten_keys") }
         }
     }
 }

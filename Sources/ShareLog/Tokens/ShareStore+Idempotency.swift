@@ -5,6 +5,11 @@ import LMDB
 /// An upload writes its entry in the transaction that makes its share
 /// (`create(vCard:ttl:claim:)`); these read and expire them.
 extension ShareStore {
+    /// How long an upload's key is kept at least: the idempotency-key
+    /// draft's 24 hours. A trimming maintenance pass (daily, by default)
+    /// forgets older ones, so a key lives 24 to 48 hours.
+    public static let idempotencyRetention = Duration.seconds(24 * 3600)
+
     /// The entry for the key whose SHA-256 is `keyHash` under `token`, or
     /// nil. O(log entries).
     ///

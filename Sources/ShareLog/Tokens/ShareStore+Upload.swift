@@ -54,6 +54,14 @@ extension ShareStore {
         return .replayed(share)
     }
 
+    /// Share `name` as its winning creation made it (record name, times,
+    /// link), whether it is live or has ended since; nil when no creation
+    /// of it is here. What the write API's owner's view shows beside
+    /// `fetch`'s answer. One read transaction, O(log n).
+    public func receipt(of name: RecordName) throws(ShareLogError) -> CreatedShare? {
+        try read { txn in try existingShareIfAny(name, in: txn)?.share }
+    }
+
     /// Puts the key's entry.
     private func record(_ claim: UploadClaim, firstSeen: Timestamp, creation: EventID, in txn: borrowing WriteTransaction) throws {
         let entry = IdempotencyEntry(

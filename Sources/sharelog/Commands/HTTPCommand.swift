@@ -10,8 +10,8 @@ struct HTTPCommand: Command {
     static let synopsis = """
         http [--listen tcp:HOST:PORT|unix:PATH] [--cert F --key F] [--app-id TEAMID.BUNDLE.Clip ...] [--full-app-id TEAMID.BUNDLE ...] \
         [--app-store-id N] [--max-connections 1024] [--max-per-address 16] [--threads 2] [--trusted-proxy ADDRESS ...] \
-        [--header-timeout 10] [--request-limit 100,20ms] [--miss-limit 20,20s] [--no-rate-limit] [--maintenance on|off] [--maintenance-every 60] \
-        [--metrics tcp:HOST:PORT|unix:PATH]
+        [--header-timeout 10] [--request-limit 100,20ms] [--miss-limit 20,20s] [--write-api on|off] [--write-limit 100,100ms] [--no-rate-limit] \
+        [--maintenance on|off] [--maintenance-every 60] [--metrics tcp:HOST:PORT|unix:PATH]
         """
     static let summary =
         "Serve the store's share links over HTTP(S) to App Clips, browsers and Apple's CDN until SIGINT or SIGTERM (SIGHUP re-reads --cert and --key); "
@@ -32,7 +32,9 @@ struct HTTPCommand: Command {
         .value("idle-timeout", "10", "seconds a connection may stay silent (1 to 3600)", hidden: true),
         .value("request-limit", "100,20ms", "requests per client address: a burst, then one per interval"),
         .value("miss-limit", "20,20s", "unknown ids per client address: a burst, then one per interval"),
-        .flag("no-rate-limit", "turn both rate limits off (benchmarks, trusted networks)"),
+        .value("write-api", "on|off", "serve the write API under /v1/shares, for bearers of the store's tokens (default: on)"),
+        .value("write-limit", "100,100ms", "write API requests per token: a burst, then one per interval"),
+        .flag("no-rate-limit", "turn every rate limit off (benchmarks, trusted networks)"),
     ] + MaintenanceOptions.options + MetricsOptions.options
 
     static func run(_ arguments: inout Arguments, _ context: Context) throws -> Int32 {
@@ -64,9 +66,18 @@ struct HTTPCommand: Command {
         }
         if let text = try arguments.option("request-limit") { gateway.requestLimit = try rateLimit(text, "request-limit") }
         if let text = try arguments.option("miss-limit") { gateway.missLimit = try rateLimit(text, "miss-limit") }
+        var writeLimit: RateLimit? = .writes
+        if let text = try arguments.option("write-limit") { writeLimit = try rateLimit(text, "write-limit") }
         if arguments.flag("no-rate-limit") {
             gateway.requestLimit = nil
             gateway.missLimit = nil
+            writeLimit = nil
+        }
+        let writeAPI: Bool
+        switch try arguments.option("write-api") ?? "on" {
+        case "on": writeAPI = true
+        case "off": writeAPI = false
+        case let other: throw CLIError.invalidInput("--write-api '\(other)' is not on or off")
         }
         var server = HTTPServerConfiguration(endpoint: endpoint)
         if let connections = try arguments.integer("max-connections", in: 1...100_000) { server.maxConnections = connections }
@@ -101,7 +112,8 @@ struct HTTPCommand: Command {
         let running: HTTPServer
         do {
             let handler = Gateway(
-                source: store, configuration: gateway, clock: context.clock, metrics: metrics.map { GatewayMetrics(registry: $0.registry) })
+                source: store, configuration: gateway, clock: context.clock, metrics: metrics.map { GatewayMetrics(registry: $0.registry) },
+                writeAPI: writeAPI ? WriteAPI(store: store, limit: writeLimit) : nil)
             running = try HTTPServer(serving: handler, configuration: server, log: { ProcessLog.record($0) })
         } catch HTTPServerError.start(let reason) where server.tls != nil {
             throw CLIError.invalidInput("--cert/--key: libmicrohttpd could not start with them (\(reason)); give a PEM certificate chain and its PEM private key")

@@ -16,6 +16,7 @@ struct MaintainCommand: Command {
         let redacted: Int?
         let freePagesZeroed: Int?
         let forgotten: Int?
+        let forgottenKeys: Int?
     }
 
     static let options: [OptionSpec] = [
@@ -63,7 +64,7 @@ struct MaintainCommand: Command {
             try context.printJSON(
                 Output(
                     ran: report.ran, at: report.at.iso8601, expired: report.sweep.expired, redacted: report.compaction?.redacted,
-                    freePagesZeroed: report.compaction.map { $0.scrub?.freePagesZeroed ?? 0 }, forgotten: report.trim?.shares))
+                    freePagesZeroed: report.compaction.map { $0.scrub?.freePagesZeroed ?? 0 }, forgotten: report.trim?.shares, forgottenKeys: report.forgottenKeys))
         } else {
             context.print("\(report)")
         }

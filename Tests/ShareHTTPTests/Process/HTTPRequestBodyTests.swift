@@ -22,8 +22,8 @@ import TestTraits
         static let limit = 1000
         let requests = Locked<[GatewayRequest]>([])
 
-        func bodyLimit(method: String, target: String) -> Int? {
-            method == "POST" && target == "/echo" ? Self.limit : nil
+        func bodyLimit(for request: GatewayRequest) -> Int? {
+            request.method == "POST" && request.target == "/echo" ? Self.limit : nil
         }
 
         func respond(to request: GatewayRequest) -> GatewayResponse {

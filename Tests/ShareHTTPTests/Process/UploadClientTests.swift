@@ -1,0 +1,66 @@
+import Foundation
+import ShareHTTP
+import ShareLog
+import Synchronization
+import Testing
+import TestSupport
+import TestTraits
+
+/// `GatewayClient.upload` against a real `sharelog http` (docs/HTTP.md
+/// "Retries"): one share per key however often it is sent, the JSON form
+/// for another TTL, a refusal that is not retried, and retries that end.
+@Suite(.serialized, .hangDeadline) struct UploadClientTests {
+    static let card = Array("BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Client Person\r\nEND:VCARD\r\n".utf8)
+    /// 2026-03-04T12:00:00Z, the gateway's `--now`, in ms.
+    static let serving = Timestamp(milliseconds: 1_772_625_600_000)
+
+    @Test func anUploadRetriedUnderItsKeyMakesOneShare() throws {
+        let fixture = try ProcessStore()
+        let token = try WriteAPIProcessTests.token(fixture, "tool")
+        let gateway = try fixture.gateway()
+        defer { _ = try? gateway.stop() }
+        let client = try GatewayClient()
+        let first = try client.upload(ShareUpload(vCard: Self.card), to: gateway.baseURL, token: token, idempotencyKey: "run-1")
+        #expect(first.createdAt == Self.serving)
+        #expect(first.expiresAt.milliseconds == Self.serving.milliseconds + 7 * 86_400_000)
+        #expect(first.link == "https://cards.example.com/appclip?id=\(first.recordName)")
+        #expect(try client.upload(ShareUpload(vCard: Self.card), to: gateway.baseURL, token: token, idempotencyKey: "run-1") == first)
+        let hour = try client.upload(ShareUpload(vCard: Self.card, ttl: .seconds(3600)), to: gateway.baseURL, token: token, idempotencyKey: "run-2")
+        #expect(hour.expiresAt.milliseconds == Self.serving.milliseconds + 3_600_000, "the JSON form carries the TTL")
+        let stats = try fixture.cli(at: ProcessClock.serving).run("stats", "--json").checked("stats")
+        #expect(stats.json["live"] as? Int == 2)
+    }
+
+    @Test func aRefusalIsNotRetried() throws {
+        let fixture = try ProcessStore()
+        let token = try WriteAPIProcessTests.token(fixture, "tool")
+        _ = try fixture.cli(at: ProcessClock.created).run("token", "revoke", "tool").checked("token revoke")
+        let gateway = try fixture.gateway()
+        defer { _ = try? gateway.stop() }
+        let pauses = Mutex(0)
+        #expect(throws: GatewayClientError.uploadRefused(url: gateway.baseURL + "/v1/shares", status: 401, reason: "the token was revoked")) {
+            try GatewayClient().upload(
+                ShareUpload(vCard: Self.card), to: gateway.baseURL, token: token, idempotencyKey: "k", pause: { _ in pauses.withLock { $0 += 1 } })
+        }
+        #expect(pauses.withLock { $0 } == 0)
+    }
+
+    @Test func aGatewayThatIsNotThereIsTriedAsOftenAsThePolicySays() throws {
+        // A port that was free a moment ago: nothing listens there.
+        let port = try LoopbackSocket.freePorts(1)[0]
+        let waits = Mutex<[Duration]>([])
+        let policy = UploadRetryPolicy(attempts: 3)
+        #expect {
+            try GatewayClient().upload(
+                ShareUpload(vCard: Self.card), to: "http://127.0.0.1:\(port)", token: "slt_x", idempotencyKey: "k", policy: policy,
+                pause: { wait in waits.withLock { $0.append(wait) } })
+        } throws: { error in
+            guard case .retriesExhausted(_, let attempts, _) = error as? GatewayClientError else { return false }
+            return attempts == 3
+        }
+        let taken = waits.withLock { $0 }
+        #expect(taken.count == 2, "a pause between attempts, none after the last")
+        #expect(taken.count == 2 && taken[0] >= .milliseconds(250) && taken[0] <= .milliseconds(500) && taken[1] >= .milliseconds(500)
+            && taken[1] <= .seconds(1), "\(taken)")
+    }
+}
