@@ -54,6 +54,7 @@ public final class PullConsumer {
         request.Batch = Int32(count)
         request.MaxBytes = Int64(maxBytes)
         request.Expires = expires.nanosecondsToWait
+        request.Heartbeat = Self.heartbeat(for: expires).nanosecondsToWait
         var list = natsMsgList()
         let status = natsSubscription_FetchRequest(&list, subscription, &request)
         defer { natsMsgList_Destroy(&list) }
@@ -80,6 +81,21 @@ public final class PullConsumer {
             list.Msgs[Int(list.Count) - 1] = nil  // kept: not destroyed with the list
         }
         return messages
+    }
+
+    /// The idle heartbeat a pull of `expires` asks the server for: two
+    /// fifths of it, for pulls of 2 s or more; none for shorter ones.
+    ///
+    /// A pull sent to a consumer that is gone (an operator deleted it, or
+    /// the cluster lost it, between two fetches) reaches nobody: without
+    /// heartbeats libnats waits out the pull and answers "no messages",
+    /// every time, and a relay would idle on a consumer that does not
+    /// exist. With them, libnats fails the fetch (`Missed Server
+    /// Heartbeat`) within two heartbeats, and the relay makes its consumer
+    /// again (`PullConsumerTests`). An idle relay's pull of 5 s costs two
+    /// or three heartbeats.
+    static func heartbeat(for expires: Duration) -> Duration {
+        expires >= .seconds(2) ? expires * 2 / 5 : .zero
     }
 
     /// Tells JetStream that every message up to the last one fetched is
