@@ -71,7 +71,7 @@ enum HTTPServerCallbacks {
     ///
     /// - `GET` and `HEAD` are answered at the end, so the connection stays
     ///   open for the next request; a body is read and dropped.
-    /// - A method the responder takes a body for (`bodyLimit`) is answered
+    /// - A request the responder takes a body for (`bodyLimit`) is answered
     ///   at the end with the body. A `Content-Length` over the limit is
     ///   answered at once, with `bodyOverLimit` set, and the library then
     ///   drops the body and closes the connection. A chunked body that
@@ -90,10 +90,10 @@ enum HTTPServerCallbacks {
         let state = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
         if state.answered { return .YES }
         let methodName = String(cString: method)
-        let readsBody = methodName == "GET" || methodName == "HEAD"
+        let isRead = methodName == "GET" || methodName == "HEAD"
         if !state.headerSeen {
             state.headerSeen = true
-            if readsBody {
+            if isRead {
                 entry(of: connection)?.requestStarted()
                 return .YES
             }

@@ -54,8 +54,8 @@ public final class WriteAPI: Sendable {
     func respond(to request: GatewayRequest, path: Substring, at now: Timestamp) -> GatewayResponse {
         let name = path.dropFirst(Self.path.count + 1)
         switch (request.method, name.isEmpty) {
-        case ("POST", true): return authenticated(request, .upload, "upload", at: now) { token in upload(request, token, at: now) }
-        case ("DELETE", false): return authenticated(request, .revoke, "revoke", at: now) { token in revoke(String(name), token, at: now) }
+        case ("POST", true): return authenticated(request, .upload, "upload", at: now) { token in upload(request, token) }
+        case ("DELETE", false): return authenticated(request, .revoke, "revoke", at: now) { token in revoke(String(name), token) }
         case ("GET", false), ("HEAD", false): return authenticated(request, .read, "read", at: now) { token in show(String(name), token, at: now) }
         default:
             var answer = Self.error(.methodNotAllowed, "METHOD_NOT_ALLOWED", "\(request.method) is not allowed here", action: "-", token: nil)
@@ -91,7 +91,7 @@ public final class WriteAPI: Sendable {
     }
 
     /// `POST /v1/shares`.
-    private func upload(_ request: GatewayRequest, _ token: StoredToken, at now: Timestamp) -> GatewayResponse {
+    private func upload(_ request: GatewayRequest, _ token: StoredToken) -> GatewayResponse {
         func refuse(_ status: HTTPStatus, _ code: String, _ reason: String) -> GatewayResponse {
             Self.error(status, code, reason, action: "upload", token: token.name)
         }
@@ -132,8 +132,10 @@ public final class WriteAPI: Sendable {
         }
     }
 
-    /// `DELETE /v1/shares/ID`.
-    private func revoke(_ text: String, _ token: StoredToken, at now: Timestamp) -> GatewayResponse {
+    /// `DELETE /v1/shares/ID`, at the store's time. A token with the
+    /// `revoke` scope revokes any share of the store: a store has one
+    /// owner, the app its tokens were made for.
+    private func revoke(_ text: String, _ token: StoredToken) -> GatewayResponse {
         guard let name = Self.recordName(text) else { return Self.badName(action: "revoke", token: token.name) }
         do {
             try store.revoke(name)

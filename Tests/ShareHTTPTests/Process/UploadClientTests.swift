@@ -64,3 +64,35 @@ import TestTraits
             && taken[1] <= .seconds(1), "\(taken)")
     }
 }
+
+extension UploadClientTests {
+    @Test func shareCreateOverHTTPUploadsOnceUnderItsKey() throws {
+        let fixture = try ProcessStore()
+        let token = try WriteAPIProcessTests.token(fixture, "cli")
+        let tokenFile = fixture.directory.appending("token")
+        try Data((token + "\n").utf8).write(to: URL(fileURLWithPath: tokenFile))
+        let gateway = try fixture.gateway()
+        defer { _ = try? gateway.stop() }
+        // Another machine's CLI: it has no store, only the token.
+        let remote = SharelogCLI(store: fixture.directory.appending("no-store-here"), now: ProcessClock.serving)
+        let upload = ["share", "create", "-", "--http", gateway.baseURL, "--token-file", tokenFile, "--idempotency-key", "cli-1", "--json"]
+        let first = try remote.run(arguments: upload, input: Self.card).checked("share create --http")
+        let id = try #require(first.json["id"] as? String)
+        #expect(first.json["idempotencyKey"] as? String == "cli-1")
+        #expect(first.json["createdAt"] as? String == "2026-03-04T12:00:00.000Z")
+        let again = try remote.run(arguments: upload, input: Self.card).checked("share create --http, again")
+        #expect(again.json["id"] as? String == id, "the same key names the same share")
+        #expect(!FileManager.default.fileExists(atPath: remote.store), "no store is made")
+        let fetched = try fixture.cli(at: ProcessClock.serving).run("share", "get", id, "--vcard").checked("share get")
+        #expect(fetched.output == Self.card)
+        let stats = try fixture.cli(at: ProcessClock.serving).run("stats", "--json").checked("stats")
+        #expect(stats.json["live"] as? Int == 1)
+
+        try Data("slt_0000000000000000_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA".utf8).write(to: URL(fileURLWithPath: tokenFile))
+        let refused = try remote.run(arguments: upload, input: Self.card)
+        #expect(refused.status == 1)
+        #expect(refused.error.contains("refused the upload with 401: the token is not known here"), "\(refused.error)")
+        let bad = try remote.run(arguments: ["share", "create", "-", "--http", gateway.baseURL], input: Self.card)
+        #expect(bad.status == 2, "--http without --token-file is a usage error: \(bad.error)")
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import ShareHTTP
+import ShareLog
+
+/// `share create --http BASE_URL --token-file F [--idempotency-key K]
+/// [--ca-file F]`: the upload through a gateway's write API instead of a
+/// write to the store (docs/HTTP.md "Retries"). Every file and value is
+/// checked before anything is sent.
+struct UploadOptions {
+    let base: String
+    let token: String
+    let idempotencyKey: String
+    let caFile: String?
+
+    /// Nil without `--http`; the other options need it.
+    ///
+    /// - Throws: `CLIError.usage` for `--token-file` missing with `--http`,
+    ///   or another option given without it; `.invalidInput` for a file
+    ///   that cannot be read, an empty token or a key the gateway would
+    ///   refuse.
+    init?(_ arguments: inout Arguments) throws {
+        let base = try arguments.option("http")
+        let tokenFile = try arguments.option("token-file")
+        let key = try arguments.option("idempotency-key")
+        let caFile = try arguments.option("ca-file")
+        guard let base else {
+            if tokenFile != nil || key != nil || caFile != nil {
+                throw CLIError.usage("--token-file, --idempotency-key and --ca-file go with --http")
+            }
+            return nil
+        }
+        guard let tokenFile else { throw CLIError.usage("--http needs --token-file F, a file holding the bearer token") }
+        guard let data = FileManager.default.contents(atPath: tokenFile),
+              let token = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines), !token.isEmpty
+        else { throw CLIError.invalidInput("--token-file: cannot read a token from \(tokenFile)") }
+        if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
+            throw CLIError.invalidInput("--ca-file: cannot read \(caFile); give a PEM file of certificate authorities")
+        }
+        if let key, key.isEmpty || key.count > 255 || !key.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) && $0 != "\"" && $0 != "\\" }) {
+            throw CLIError.invalidInput("--idempotency-key: 1 to 255 visible ASCII characters, without quotes or backslashes")
+        }
+        self.base = base
+        self.token = token
+        idempotencyKey = key ?? UUID().uuidString.lowercased()
+        self.caFile = caFile
+    }
+
+    /// Uploads `upload`, retrying as the client's policy says.
+    ///
+    /// - Throws: `CLIError.invalidInput` for a bad base URL or an answer
+    ///   that refuses the card itself (400, 413, 415, 422); `.failure`
+    ///   for every other refusal, or when every attempt failed.
+    func send(_ upload: ShareUpload) throws -> ShareCreateCommand.Output {
+        do {
+            let share = try GatewayClient(options: GatewayClient.Options(caFile: caFile))
+                .upload(upload, to: base, token: token, idempotencyKey: idempotencyKey)
+            return ShareCreateCommand.Output(
+                id: "\(share.recordName)", link: share.link, createdAt: share.createdAt.iso8601, expiresAt: share.expiresAt.iso8601,
+                idempotencyKey: idempotencyKey)
+        } catch {
+            switch error {
+            case .invalidURL: throw CLIError.invalidInput("--http: \(error)")
+            case .uploadRefused(_, let status, _) where [400, 413, 415, 422].contains(status): throw CLIError.invalidInput("\(error)")
+            default: throw CLIError.failure("\(error)")
+            }
+        }
+    }
+}
