@@ -55,7 +55,7 @@ struct FullDiskTests {
         #expect(try env.read { txn in try txn.count(in: data) } == 30)
         #expect(Self.isFullyAllocated(disk) == false, "the grown map's new part has no blocks yet")
 
-        disk.freeSpace()
+        try disk.freeSpace()
         try Self.put(300, from: 30, in: env, data)
         #expect(try env.read { txn in try txn.count(in: data) } == 330)
         #expect(env.info.mapSize == 2 << 20)

@@ -70,8 +70,12 @@ import TestTraits
         let viaHelp = try cli.run("help", "share", "create")
         #expect(viaFlag.status == 0 && viaHelp.status == 0)
         #expect(viaFlag.output == viaHelp.output)
-        #expect(viaFlag.output.hasPrefix("usage: sharelog share create FILE|- [--ttl 7d]\n"))
-        #expect(viaFlag.output.contains("  --ttl 7d  how long the share lives"))
+        #expect(viaFlag.output.hasPrefix(
+            "usage: sharelog share create FILE|- [--ttl 7d] [--http BASE_URL --token-file F [--idempotency-key K] [--ca-file F]]\n"))
+        // Options are aligned to the longest one's column.
+        #expect(viaFlag.output.split(separator: "\n").contains {
+            $0.hasPrefix("  --ttl 7d ") && $0.hasSuffix(" how long the share lives: a whole number of s, m, h or d, from 1 minute to 30 days")
+        })
         let unknown = try cli.run("help", "share", "make")
         #expect(unknown.status == 2)
         #expect(unknown.error == "sharelog: unknown command 'share make'; see 'sharelog help'\n")

@@ -42,11 +42,20 @@ final class TinyDisk {
         }
     }
 
-    /// Deletes the filler file, giving its space back.
-    func freeSpace() {
+    /// Deletes the filler file, giving its space back, and waits until the
+    /// file system shows it free: a child that another test thread forked
+    /// holds a copy of the filler's descriptor until its exec, and the
+    /// blocks return only when the last copy closes.
+    func freeSpace() throws {
+        var info = stat()
+        let size = fstat(filler, &info) == 0 ? Int(info.st_blocks) * 512 : 0
+        let before = freeBytes
         close(filler)
         filler = -1
         unlink(appending("filler"))
+        try Deadline.block(until: "the filler's blocks are free again", timeout: .seconds(30), every: .milliseconds(2)) {
+            freeBytes >= before + size
+        }
     }
 
     var freeBytes: Int {

@@ -77,9 +77,18 @@ final class SmallFileSystem {
         return freeBytes
     }
 
-    /// Deletes the filler file, giving its space back.
+    /// Deletes the filler file, giving its space back, and waits until the
+    /// file system shows it free: a child that another test thread forked
+    /// holds a copy of any descriptor open at that moment until its exec,
+    /// and the blocks return only when the last copy closes.
     func freeSpace() throws {
+        var info = stat()
+        let size = stat(filler, &info) == 0 ? Int(info.st_blocks) * 512 : 0
+        let before = freeBytes
         try FileManager.default.removeItem(atPath: filler)
+        try Deadline.block(until: "the filler's blocks are free again", timeout: .seconds(30), every: .milliseconds(2)) {
+            freeBytes >= before + size
+        }
     }
 
     /// Mounts a tmpfs of `size` bytes on `path`; nil on success, else why not.
