@@ -15,7 +15,7 @@ import ShareSync
 ///   HMAC). Another replica holding the same token derives the same name
 ///   for a retry that reached it; nobody without the token's hash can
 ///   derive or guess it.
-enum UploadIdentity {
+public enum UploadIdentity {
     /// The longest key taken, in characters.
     static let maximumKeyLength = 255
 
@@ -23,7 +23,7 @@ enum UploadIdentity {
     /// bare token of visible ASCII, 1 to 255 characters either way.
     ///
     /// - Returns: nil for anything else.
-    static func key(in header: String?) -> String? {
+    public static func key(in header: String?) -> String? {
         guard var text = header?.trimmingCharacters(in: [" ", "\t"]), !text.isEmpty else { return nil }
         if text.hasPrefix("\"") {
             guard text.count >= 3, text.hasSuffix("\"") else { return nil }
