@@ -14,11 +14,15 @@ import SharePrimitives
 /// itself stays, empty; only the lock on it means anything.
 ///
 /// A child process shares its parent's open files from `fork` (or
-/// `posix_spawn`) until it execs, when `O_CLOEXEC` closes them; so a
-/// child being spawned by another thread keeps the lock held for that
-/// moment after its holder released it. A `fcntl` lock would not be
-/// inherited, but would not exclude a second holder in the same process
-/// either, which is what keeps a scheduler and `maintain` apart.
+/// `posix_spawn`) until it execs, when `O_CLOEXEC` closes them, and a
+/// `flock` lasts until the last descriptor of its open file is closed.
+/// So releasing unlocks explicitly (`LOCK_UN`) before closing: otherwise a
+/// child that another thread was spawning at that moment would keep the
+/// lock held after its holder let go, and the next pass in this process
+/// would be skipped (seen in `UploadStoreTests` under load). A `fcntl`
+/// lock would not be inherited, but would not exclude a second holder in
+/// the same process either, which is what keeps a scheduler and
+/// `maintain` apart.
 ///
 /// The file is one of the store's sidecars (`StoreSidecars`): an open for
 /// writing makes it, before it records the store's home, because making a
@@ -33,6 +37,12 @@ final class MaintenanceLock {
 
     private init(file: consuming OwnedDescriptor) {
         self.file = file
+    }
+
+    /// Unlocks the open file itself, whoever else still holds a descriptor
+    /// of it, then `file` closes.
+    deinit {
+        while flock(file.raw, LOCK_UN) != 0, errno == EINTR {}
     }
 
     static func path(in directory: String) -> String { directory + "/" + fileName }

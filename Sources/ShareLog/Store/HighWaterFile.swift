@@ -82,6 +82,9 @@ struct HighWaterFile {
         while flock(descriptor, LOCK_EX) != 0 {
             guard errno == EINTR else { throw StoreSidecars.failure("locking \(file)") }
         }
+        // Unlocked before the close, so a child another thread forks
+        // meanwhile cannot hold the lock until its exec (`MaintenanceLock`).
+        defer { flock(descriptor, LOCK_UN) }
         return try body(HighWaterFile(path: file, durable: durable, descriptor: descriptor))
     }
 

@@ -33,6 +33,9 @@ enum StoreSidecars {
         while flock(descriptor, LOCK_EX) != 0 {
             guard errno == EINTR else { throw failure("locking \(directory)") }
         }
+        // Unlocked before the close, so a child another thread forks
+        // meanwhile cannot hold the lock until its exec (`MaintenanceLock`).
+        defer { flock(descriptor, LOCK_UN) }
         let makeHighWater = !HighWaterFile.exists(in: directory), makeSignal = !CommitSignal.isWhole(in: directory)
         let makeLock = !MaintenanceLock.exists(in: directory)
         guard makeHighWater || makeSignal || makeLock else { return nil }
