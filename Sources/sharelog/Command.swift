@@ -22,7 +22,7 @@ let commands: [any Command.Type] = [
     InitCommand.self, ShareCreateCommand.self, ShareGetCommand.self, ShareRevokeCommand.self,
     SweepCommand.self, CompactCommand.self, VerifyCommand.self, StatsCommand.self, LogCommand.self, UpgradeCommand.self, TrimCommand.self, MaintainCommand.self, RenewIdentityCommand.self,
     BackupCommand.self, RestoreCommand.self,
-    TokenCreateCommand.self, TokenListCommand.self, TokenRevokeCommand.self,
+    TokenCreateCommand.self, TokenListCommand.self, TokenRevokeCommand.self, TokenImportCommand.self,
     KeygenCommand.self, ServeCommand.self, SyncCommand.self, HTTPCommand.self, PeersCommand.self, RelayCommand.self, RelayKeyCommand.self,
     ClipOpenCommand.self, ClipLastCommand.self, HandoffCommand.self, DemoCommand.self,
 ]

@@ -56,7 +56,7 @@ enum Invocation {
         switch words.first {
         case "share"?: throw .usage(words.count == 1 ? "missing share subcommand (create, get or revoke)" : "unknown command '\(name)'")
         case "clip"?: throw .usage(words.count == 1 ? "missing clip subcommand (open or last)" : "unknown command '\(name)'")
-        case "token"?: throw .usage(words.count == 1 ? "missing token subcommand (create, list or revoke)" : "unknown command '\(name)'")
+        case "token"?: throw .usage(words.count == 1 ? "missing token subcommand (create, list, revoke or import)" : "unknown command '\(name)'")
         default: throw .usage("unknown command '\(name)'")
         }
     }

@@ -16,7 +16,7 @@ struct UploadOptions {
     ///
     /// - Throws: `CLIError.usage` for `--token-file` missing with `--http`,
     ///   or another option given without it; `.invalidInput` for a file
-    ///   that cannot be read, an empty token or a key the gateway would
+    ///   that holds no token (`TokenFile`) or a key the gateway would
     ///   refuse.
     init?(_ arguments: inout Arguments) throws {
         let base = try arguments.option("http")
@@ -30,9 +30,7 @@ struct UploadOptions {
             return nil
         }
         guard let tokenFile else { throw CLIError.usage("--http needs --token-file F, a file holding the bearer token") }
-        guard let data = FileManager.default.contents(atPath: tokenFile),
-              let token = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines), !token.isEmpty
-        else { throw CLIError.invalidInput("--token-file: cannot read a token from \(tokenFile)") }
+        let token = try TokenFile.read(tokenFile).text
         if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
             throw CLIError.invalidInput("--ca-file: cannot read \(caFile); give a PEM file of certificate authorities")
         }

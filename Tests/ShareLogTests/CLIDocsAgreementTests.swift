@@ -39,7 +39,7 @@ import TestTraits
         let listed = help.output.split(separator: "\n").filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") && !$0.hasPrefix("  --") }
             .map { String($0.dropFirst(2)) }
         let documented = try Self.documentedSynopses()
-        #expect(listed.count == 29, "\(listed)")
+        #expect(listed.count == 30, "\(listed)")
         #expect(documented == listed)
         // Whether each option takes a value, as each command's help shows
         // it: one answer per name, which the command line is split by.

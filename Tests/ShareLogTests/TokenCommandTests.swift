@@ -80,7 +80,7 @@ import TestTraits
         (["token", "create"], 2, "token create needs --name NAME; see 'sharelog help'"),
         (["token", "revoke"], 2, "missing token name; see 'sharelog help'"),
         (["token", "create", "--name", "x", "--ttl", "1d"], 2, "--ttl is not an option of 'token create'; see 'sharelog help'"),
-        (["token"], 2, "missing token subcommand (create, list or revoke); see 'sharelog help'"),
+        (["token"], 2, "missing token subcommand (create, list, revoke or import); see 'sharelog help'"),
     ] as [([String], Int32, String)])
     func aRefusedCommandSaysWhyAndWritesNothing(_ arguments: [String], status: Int32, message: String) throws {
         let directory = TemporaryDirectory()

@@ -35,6 +35,68 @@ extension ShareStore {
         }
     }
 
+    /// Installs `token`, a token made by another store (`sharelog token
+    /// import`): the same id and secret hash, so the same token text
+    /// authenticates here, and an upload under the same `Idempotency-Key`
+    /// names the same share (docs/HTTP.md "Exactly once"). One durable
+    /// transaction, which reads every token (O(tokens), as `addToken`).
+    ///
+    /// Installing a token that is already here, with the same name, id and
+    /// hash, is not an error: nothing is written (no write transaction is
+    /// begun) and the answer holds the token as stored, with its own scopes
+    /// and times (the ones `token` gives are not applied). A script may so
+    /// install its tokens every time it runs.
+    ///
+    /// Hashes are compared with `==`: they are of 32 random bytes, and
+    /// this is a local operator's command, not a request to time.
+    ///
+    /// - Throws: nothing is written whenever it throws.
+    ///   `invalidToken` for what `addToken` refuses; for an id stored with
+    ///   another hash (another token, not this one) or under another name;
+    ///   and for this token already here but revoked, or expired at
+    ///   `token.createdAt` (installing it again changes neither).
+    ///   `tokenNameTaken` when another token, revoked or not, has the name.
+    public func importToken(_ token: StoredToken) throws(ShareLogError) -> TokenImport {
+        if let reason = token.invalidity { throw ShareLogError.invalidToken(reason) }
+        // Read first, so that a token already here is answered without a
+        // write transaction: not even the commit signal rings.
+        if let stored = try self.token(id: token.id) { return try Self.reinstall(token, over: stored) }
+        let database = schema.tokens
+        return try write { txn in
+            // Installed by another process since the read: answered alike.
+            if let stored = try Self.token(id: token.id, in: database, txn) { return try Self.reinstall(token, over: stored) }
+            if try Self.token(named: token.name, in: database, txn) != nil { throw ShareLogError.tokenNameTaken(token.name) }
+            try txn.put(token.encoded(), forKey: token.id.bytes, in: database)
+            return TokenImport(token: token, wasAlreadyInstalled: false)
+        }
+    }
+
+    /// `importToken`'s answer when a token with `token`'s id is `stored`:
+    /// already installed if it is the same token under the same name, in
+    /// force at `token.createdAt`; a refusal otherwise.
+    private static func reinstall(_ token: StoredToken, over stored: StoredToken) throws(ShareLogError) -> TokenImport {
+        guard stored.secretHash == token.secretHash else {
+            throw ShareLogError.invalidToken(
+                "a token with the id \(token.id) is stored here as '\(stored.name)' with another secret, so it is another token; "
+                    + "check that the file holds the token you mean")
+        }
+        guard stored.name == token.name else {
+            throw ShareLogError.invalidToken(
+                "this token is installed here as '\(stored.name)', and a token has one name; import it as '\(stored.name)', or not at all")
+        }
+        if let revokedAt = stored.revokedAt {
+            throw ShareLogError.invalidToken(
+                "this token is installed here as '\(stored.name)' but was revoked at \(revokedAt.iso8601), and a revoked token stays revoked; "
+                    + "make a new one with 'sharelog token create'")
+        }
+        if let expiresAt = stored.expiresAt, stored.isExpired(at: token.createdAt) {
+            throw ShareLogError.invalidToken(
+                "this token is installed here as '\(stored.name)' but expired at \(expiresAt.iso8601), and an installed token keeps its expiry; "
+                    + "make a new one with 'sharelog token create'")
+        }
+        return TokenImport(token: stored, wasAlreadyInstalled: true)
+    }
+
     /// Every token, sorted by name. O(tokens), one read transaction.
     ///
     /// - Throws: `corruptKey` for an entry that does not decode.
@@ -93,14 +155,19 @@ extension ShareStore {
     /// (an upload marks its token in its own transaction).
     @discardableResult
     static func markUsed(_ id: TokenID, at time: Timestamp, in database: Database, _ txn: borrowing WriteTransaction) throws -> StoredToken? {
-        guard let value = try txn.value(forKey: id.bytes, in: database) else { return nil }
-        var token = try value.withUnsafeBytes { value in
-            try id.bytes.withUnsafeBytes { key in try StoredToken.decode(key: key, value: value) }
-        }
+        guard var token = try token(id: id, in: database, txn) else { return nil }
         guard token.lastUsedAt.map({ $0 < time }) ?? true else { return token }
         token.lastUsedAt = time
         try txn.put(token.encoded(), forKey: id.bytes, in: database)
         return token
+    }
+
+    /// The token with `id` in `txn`, or nil. O(log tokens).
+    private static func token(id: TokenID, in database: Database, _ txn: borrowing WriteTransaction) throws -> StoredToken? {
+        guard let value = try txn.value(forKey: id.bytes, in: database) else { return nil }
+        return try value.withUnsafeBytes { value in
+            try id.bytes.withUnsafeBytes { key in try StoredToken.decode(key: key, value: value) }
+        }
     }
 
     /// The token named `name` in `txn`, by reading them all (tokens are few).

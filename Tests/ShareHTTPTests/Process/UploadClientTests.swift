@@ -70,7 +70,8 @@ extension UploadClientTests {
         let fixture = try ProcessStore()
         let token = try WriteAPIProcessTests.token(fixture, "cli")
         let tokenFile = fixture.directory.appending("token")
-        try Data((token + "\n").utf8).write(to: URL(fileURLWithPath: tokenFile))
+        // What `token create > F` leaves in F: the token among other lines.
+        try Data("token:   \(token)\nname:    cli\nscopes:  upload\n".utf8).write(to: URL(fileURLWithPath: tokenFile))
         let gateway = try fixture.gateway()
         defer { _ = try? gateway.stop() }
         // Another machine's CLI: it has no store, only the token.
@@ -98,5 +99,8 @@ extension UploadClientTests {
             arguments: ["share", "create", "-", "--http", gateway.baseURL, "--token-file", tokenFile, "--idempotency-key", "two words"], input: Self.card)
         #expect(badKey.status == 5, "a key the gateway would refuse is refused before sending: \(badKey.error)")
         #expect(badKey.error.contains("--idempotency-key"))
+        try Data("not a token\n".utf8).write(to: URL(fileURLWithPath: tokenFile))
+        let malformed = try remote.run(arguments: upload, input: Self.card)
+        #expect(malformed.status == 5 && malformed.error.contains("holds no token"), "refused before sending: \(malformed.error)")
     }
 }
