@@ -85,6 +85,9 @@ public struct BenchConfiguration: Codable, Sendable {
     /// The HTTP workload's sizes (`HTTPWorkload`); nil: it is skipped (the
     /// smoke configuration, and runs from before it).
     public var http: HTTPBenchConfiguration? = nil
+    /// The upload workload's sizes (`UploadWorkload`); nil: it is skipped
+    /// (the smoke configuration, and runs from before it).
+    public var upload: UploadBenchConfiguration? = nil
     /// Seconds the follow workload leaves its follower and server idle to
     /// sample their CPU time. Nil in the results of runs from before it.
     public var followIdleSeconds: Int? = nil
@@ -104,7 +107,8 @@ public struct BenchConfiguration: Codable, Sendable {
         sweepFixedTotal: 100_000, sweepGrowingDue: [1_000, 10_000, 100_000], sweepBatch: 1000, sweepRounds: 3,
         diskFloorBytes: 256 << 20, redisExpiryDeadline: 20, replayEvents: 1_000_000, replayRounds: 3, replayChunk: 10_000,
         syncRounds: 3, syncEvents: 100_000, syncFollowShares: 1000, syncClipShares: 100_000, syncClipFetches: 20_000,
-        syncClipConnections: [1, 8, 50], syncSnapshotShares: 100_000, relayEvents: 20_000, http: .full, followIdleSeconds: 10)
+        syncClipConnections: [1, 8, 50], syncSnapshotShares: 100_000, relayEvents: 20_000, http: .full, upload: .full,
+        followIdleSeconds: 10)
 
     public static let quick = BenchConfiguration(
         mode: "quick", rounds: 3, slices: 10, cardPool: 1000,
@@ -115,7 +119,8 @@ public struct BenchConfiguration: Codable, Sendable {
         sweepFixedTotal: 10_000, sweepGrowingDue: [100, 1000, 10_000], sweepBatch: 1000, sweepRounds: 2,
         diskFloorBytes: 32 << 20, redisExpiryDeadline: 5, replayEvents: 40_000, replayRounds: 2, replayChunk: 10_000,
         syncRounds: 2, syncEvents: 10_000, syncFollowShares: 200, syncClipShares: 10_000, syncClipFetches: 3000,
-        syncClipConnections: [1, 8, 50], syncSnapshotShares: 10_000, relayEvents: 5000, http: .quick, followIdleSeconds: 10)
+        syncClipConnections: [1, 8, 50], syncSnapshotShares: 10_000, relayEvents: 5000, http: .quick, upload: .quick,
+        followIdleSeconds: 10)
 
     public static let smoke = BenchConfiguration(
         mode: "smoke", rounds: 1, slices: 2, cardPool: 20,

@@ -6,6 +6,7 @@ public struct BenchmarkRunner: Sendable {
     public static let workloads: [any Workload] = [
         CreateWorkload(), ReadWorkload(), SweepWorkload(), ReplayWorkload(), PreviewWorkload(),
         CatchUpWorkload(), FollowWorkload(), ClipFetchWorkload(), SnapshotWorkload(), RelayWorkload(), HTTPWorkload(),
+        UploadWorkload(),
     ]
 
     public let context: BenchContext

@@ -13,7 +13,10 @@ import ShareSync
 ///   20;
 /// - `--max-connections 2000 --max-per-address 2000`: for 50 `wrk`
 ///   connections (the default allows 16 per address) and the 1,000 idle ones;
-/// - `--threads` as the workload says (one per core of the server's).
+/// - `--threads` as the workload says (one per core of the server's);
+/// - `--write-api`: the write API too, without its per-token rate limit,
+///   for the upload workload (`UploadWorkload`), whose token is in the
+///   store already.
 ///
 /// Its access log, one `write(2)` a line as `sharelog http` writes it on
 /// standard error, goes to `accessLog` (/dev/null in the workload: the
@@ -27,7 +30,7 @@ public enum HTTPPeer {
 
     /// - Returns: the exit code and, on failure, the reason.
     public static func serve(
-        store path: String, now: Int64, threads: Int, certificate: String?, key: String?, accessLog: String
+        store path: String, now: Int64, threads: Int, certificate: String?, key: String?, accessLog: String, writeAPI: Bool = false
     ) -> (code: Int32, error: String?) {
         do {
             let store = try ShareStore.open(at: path, options: SyncPeer.options(now: now))
@@ -52,7 +55,9 @@ public enum HTTPPeer {
             let log = open(accessLog, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
             guard log >= 0 else { return (1, "cannot open \(accessLog): \(String(cString: strerror(errno)))") }
             let running = try HTTPServer(
-                serving: Gateway(source: store, configuration: gateway, clock: FixedClock(Timestamp(milliseconds: now))),
+                serving: Gateway(
+                    source: store, configuration: gateway, clock: FixedClock(Timestamp(milliseconds: now)),
+                    writeAPI: writeAPI ? WriteAPI(store: store, limit: nil) : nil),
                 configuration: server,
                 log: { record in
                     let bytes = Array("sharelog: \(record.message)\n".utf8)

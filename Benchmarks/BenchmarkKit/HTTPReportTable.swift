@@ -4,7 +4,7 @@
 /// gateway's). nginx is no `BenchSystem`, so these rows stay out of the
 /// main table.
 enum HTTPReportTable {
-    private static let columns = [("ShareLog", "gateway"), ("nginx", "nginx"), ("Redis", "Redis")]
+    private static let columns = [(system: "ShareLog", header: "gateway"), ("nginx", "nginx"), ("Redis", "Redis")]
 
     /// Whether `figure` is one of the HTTP workload's.
     static func owns(_ figure: Figure) -> Bool { figure.id.hasPrefix("http.") }
@@ -13,24 +13,8 @@ enum HTTPReportTable {
     static func render(_ report: BenchReport) -> [String]? {
         let figures = report.measurements.figures.filter(owns)
         guard !figures.isEmpty else { return nil }
-        var rows = [["HTTP workload (issue 26)", "unit"] + columns.map(\.1) + ["gateway/nginx", "gateway/Redis"]]
-        for figure in figures {
-            let values = columns.map { figure.results[$0.0]?.median }
-            let ratios = ["nginx", "Redis"].map { other -> String in
-                guard figure.comparable, let mine = figure.results["ShareLog"]?.median, let theirs = figure.results[other]?.median,
-                      mine > 0, theirs > 0 else { return "—" }
-                return Formatting.ratio(figure.higherIsBetter ? mine / theirs : theirs / mine)
-            }
-            rows.append([figure.title, figure.unit] + values.map { $0.map(Formatting.value) ?? "—" } + ratios)
-        }
-        let widths = (0..<rows[0].count).map { column in rows.map { $0[column].count }.max()! }
-        var lines = rows.map { row in
-            row.enumerated().map { column, cell in
-                let pad = String(repeating: " ", count: widths[column] - cell.count)
-                return column < 2 ? cell + pad : pad + cell
-            }.joined(separator: "  ")
-        }
-        lines.insert(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  "), at: 1)
+        let rows = TextTable.gatewayRows(figures, heading: "HTTP workload (issue 26)", columns: columns)
+        var lines = TextTable.lines(rows)
         lines.append("")
         if let http = report.configuration.http {
             lines.append("HTTP rows: medians of \(http.rounds) rounds of \(http.seconds) s runs of Debian's wrk per system (order rotated), "

@@ -9,20 +9,13 @@ public enum ReportTable {
 
     public static func render(_ report: BenchReport) -> String {
         var rows = [["workload", "unit"] + BenchSystem.allCases.map(\.rawValue) + baselines.map(\.ratio)]
-        for figure in report.measurements.figures where !HTTPReportTable.owns(figure) {
+        for figure in report.measurements.figures where !HTTPReportTable.owns(figure) && !UploadReportTable.owns(figure) {
             rows.append(
                 [figure.title, figure.unit]
                     + BenchSystem.allCases.map { figure.median($0).map(Formatting.value) ?? "—" }
                     + baselines.map { Formatting.ratio(figure.speedRatio(versus: $0.system)) })
         }
-        let widths = (0..<rows[0].count).map { column in rows.map { $0[column].count }.max()! }
-        var lines = rows.map { row in
-            row.enumerated().map { column, cell in
-                let pad = String(repeating: " ", count: widths[column] - cell.count)
-                return column < 2 ? cell + pad : pad + cell
-            }.joined(separator: "  ")
-        }
-        lines.insert(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  "), at: 1)
+        var lines = TextTable.lines(rows)
         lines.append("")
         let configuration = report.configuration
         lines.append("Medians of \(configuration.rounds) rounds (sweep \(configuration.sweepRounds), replay \(configuration.replayRounds), "
@@ -42,8 +35,12 @@ public enum ReportTable {
             lines.append("")
             lines += http
         }
+        if let upload = UploadReportTable.render(report) {
+            lines.append("")
+            lines += upload
+        }
         lines.append("")
-        lines.append("Targets (issues 4, 11, 15, 26 and 29):")
+        lines.append("Targets (issues 4, 11, 15, 26, 29 and 32):")
         for target in report.targets {
             let value = target.id.hasSuffix("rssAnonFlat") ? Formatting.value(target.value) + " MiB"
                 : target.id.hasSuffix("idleCPU") ? Formatting.value(target.value) + " ms per minute" : Formatting.ratio(target.value)

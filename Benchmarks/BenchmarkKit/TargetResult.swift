@@ -83,6 +83,7 @@ public struct TargetResult: Codable, Sendable {
                 detail: "ShareLog time / C time; of which process start alone: " + (startRatio.map { String(format: "%.2fx", $0) } ?? "—")))
         }
         return results + syncTargets(measurements, configuration) + httpTargets(measurements, configuration)
+            + uploadTargets(measurements, configuration)
     }
 
     /// Flatness, the SQLite ratios and the disk floor over the series with

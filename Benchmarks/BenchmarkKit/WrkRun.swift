@@ -48,13 +48,23 @@ struct WrkRun {
     /// Runs `wrk` as `command` prefixes it (the client cores), with
     /// `script` reading ids from `list`.
     static func run(_ load: Load, script: String, list: String, command: ([String]) -> [String]) throws -> WrkRun {
+        try run(load, script: script, headers: ["Accept: text/vcard"], scriptArguments: { [list, String($0)] }, command: command)
+    }
+
+    /// Runs `wrk` as `command` prefixes it, with `script` (which ends with
+    /// `summary`), `headers` on every request, and after `--` the
+    /// arguments `scriptArguments` gives for the number of `wrk` threads.
+    static func run(
+        _ load: Load, script: String, headers: [String], scriptArguments: (_ threads: Int) -> [String], command: ([String]) -> [String]
+    ) throws -> WrkRun {
         let threads = max(1, min(load.threads, load.connections))
         var arguments = [
             executable, "-t", String(threads), "-c", String(load.connections), "-d", "\(load.seconds)s", "--timeout", "10s",
-            "--latency", "-s", script, "-H", "Accept: text/vcard",
+            "--latency", "-s", script,
         ]
+        arguments += headers.flatMap { ["-H", $0] }
         if load.close { arguments += ["-H", "Connection: close"] }
-        arguments += [load.url, "--", list, String(threads)]
+        arguments += [load.url, "--"] + scriptArguments(threads)
         let full = command(arguments)
         let outcome = try ProcessRunner.run(full[0], Array(full.dropFirst()), timeout: .seconds(Int64(load.seconds) + 60))
         let printed = outcome.outputText
@@ -93,13 +103,6 @@ struct WrkRun {
         local requests = {}
         local unknown = {}
         local index = 1
-        sentUnknown = 0
-        local threads = {}
-
-        function setup(thread)
-            table.insert(threads, thread)
-            thread:set("number", #threads)
-        end
 
         function init(args)
             for id in io.lines(args[1]) do
@@ -118,6 +121,20 @@ struct WrkRun {
             index = index + 1
             if index > #requests then index = 1 end
             return r
+        end
+
+        """ + summary
+
+    /// The part every script of these runs ends with: `setup` numbers the
+    /// threads (`number`, from 1), and `done` prints the line `run` parses,
+    /// summing the threads' `sentUnknown`.
+    static let summary = """
+        sentUnknown = 0
+        local threads = {}
+
+        function setup(thread)
+            table.insert(threads, thread)
+            thread:set("number", #threads)
         end
 
         function done(summary, latency, requests)

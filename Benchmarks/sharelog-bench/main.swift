@@ -2,7 +2,8 @@
 // It parses arguments, calls BenchmarkKit and prints; see BENCHMARKS.md.
 //
 // The serve, follow and relay commands are the far side of the sync workloads;
-// the http command is the HTTP workload's gateway.
+// the http command is the HTTP and upload workloads' gateway, and the anchor
+// command the upload workload's library and SQLite creators.
 // The coldstart and noop commands are the processes the cold-start
 // measurement spawns: they do nothing before the library call that a clip
 // would not do (the parsing below uses no Set or Dictionary, whose first
@@ -11,7 +12,7 @@ import BenchmarkKit
 import Foundation
 
 let usage = """
-    usage: sharelog-bench [run] [--quick] [--out DIR] [--work DIR] [--only create,read,sweep,replay,preview,catchup,follow,clip,snapshot,relay,http]
+    usage: sharelog-bench [run] [--quick] [--out DIR] [--work DIR] [--only create,read,sweep,replay,preview,catchup,follow,clip,snapshot,relay,http,upload]
                           [--static-bench PATH] [--swift-version TEXT]
            sharelog-bench coldstart --store PATH --id RECORD-NAME --now MS
            sharelog-bench noop
@@ -19,7 +20,8 @@ let usage = """
            sharelog-bench serve --store PATH --listen unix:PATH --now MS
            sharelog-bench follow --store PATH --connect unix:PATH --now MS
            sharelog-bench relay --store PATH --nats URL[,URL…] --stream-key FILE --stream NAME --subject-prefix TOKEN --now MS
-           sharelog-bench http --store PATH --now MS [--threads N] [--cert F --key F] [--access-log PATH]
+           sharelog-bench http --store PATH --now MS [--threads N] [--cert F --key F] [--access-log PATH] [--write-api]
+           sharelog-bench anchor --system ShareLog|SQLite --store PATH --count N --creators N --pool N
     """
 
 func fail(_ message: String, code: Int32) -> Never {
@@ -99,14 +101,23 @@ case "relay":
     if let error { fail(error, code: code) }
     exit(code)
 case "http":
-    let given = options(arguments, flags: [], values: ["store", "now", "threads", "cert", "key", "access-log"])
+    let given = options(arguments, flags: ["write-api"], values: ["store", "now", "threads", "cert", "key", "access-log"])
     guard let store = value("store", in: given), let now = value("now", in: given).flatMap({ Int64($0) }) else {
         fail("http needs --store and --now\n\(usage)", code: 2)
     }
     guard let threads = Int(value("threads", in: given) ?? "2"), threads >= 1 else { fail("--threads needs a positive number", code: 2) }
     let (code, error) = HTTPPeer.serve(
         store: store, now: now, threads: threads, certificate: value("cert", in: given), key: value("key", in: given),
-        accessLog: value("access-log", in: given) ?? "/dev/null")
+        accessLog: value("access-log", in: given) ?? "/dev/null", writeAPI: given.contains { $0.name == "write-api" })
+    if let error { fail(error, code: code) }
+    exit(code)
+case "anchor":
+    let given = options(arguments, flags: [], values: ["system", "store", "count", "creators", "pool"])
+    guard let system = value("system", in: given), let store = value("store", in: given),
+          let count = value("count", in: given).flatMap({ Int($0) }), let creators = value("creators", in: given).flatMap({ Int($0) }),
+          let pool = value("pool", in: given).flatMap({ Int($0) })
+    else { fail("anchor needs --system, --store, --count, --creators and --pool\n\(usage)", code: 2) }
+    let (code, error) = await UploadAnchor.create(system: system, store: store, count: count, creators: creators, pool: pool)
     if let error { fail(error, code: code) }
     exit(code)
 case "run":

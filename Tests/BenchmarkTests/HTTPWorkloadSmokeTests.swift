@@ -95,7 +95,7 @@ import Testing
         #expect(report.machine.httpSoftware?.contains("nginx/") == true, "\(report.machine.httpSoftware ?? "nil")")
 
         #expect(RedisProcesses.running(under: directory.path) == [], "every redis-server was stopped")
-        #expect(Self.processes(naming: directory.path) == [], "every gateway and nginx was stopped")
+        #expect(ProcessList.naming(directory.path) == [], "every gateway and nginx was stopped")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appending("work")).isEmpty, "every store was removed")
     }
 
@@ -107,15 +107,5 @@ import Testing
         try #require(outcome.status == 0, "curl \(url): \(String(decoding: outcome.error, as: UTF8.self))")
         let statusLine = String(decoding: outcome.error, as: UTF8.self).split(separator: "\r\n").first ?? ""
         return (Int(statusLine.split(separator: " ").dropFirst().first ?? "") ?? 0, outcome.output)
-    }
-
-    /// Processes whose command line names `path`: the gateway peers
-    /// (`--store`) and nginx's master (`-p`).
-    private static func processes(naming path: String) -> [Int32] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap(Int32.init).filter { pid in
-            guard pid != getpid(), let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
-            return String(decoding: data, as: UTF8.self).contains(path)
-        }.sorted()
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 
-/// A tiny HTTP/1.0 GET client for monitoring endpoints on 127.0.0.1, over a
+/// A tiny HTTP/1.0 client for monitoring endpoints on 127.0.0.1, over a
 /// plain blocking TCP socket: one request per connection, `Connection:
 /// close`, the body read to end of file.
 ///
@@ -27,9 +27,15 @@ public enum LoopbackHTTP {
     /// most `timeout`, so a stopped (SIGSTOP) or wedged server fails the
     /// call instead of hanging it. Throws `LoopbackError`.
     public static func get(port: UInt16, path: String, timeout: Duration = .seconds(2)) throws(LoopbackError) -> Response {
+        try exchange(port: port, request: Array("GET \(path) HTTP/1.0\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8), timeout: timeout)
+    }
+
+    /// Sends `request`, a whole HTTP/1.0 request as bytes, to
+    /// `127.0.0.1:port` on a new connection and reads the answer to end of
+    /// file, each send and receive waiting at most `timeout`.
+    public static func exchange(port: UInt16, request: [UInt8], timeout: Duration) throws(LoopbackError) -> Response {
         let socket = try LoopbackSocket.connect(port: port, timeout: timeout)
         defer { close(socket) }
-        let request = Array("GET \(path) HTTP/1.0\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
         var sent = 0
         while sent < request.count {
             let count = request[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

@@ -82,6 +82,14 @@ public final class Gateway: HTTPResponder {
         return writeAPI.bodyLimit(for: request, path: Self.path(of: request), at: clock.now())
     }
 
+    /// The write API's writes (`POST /v1/shares`, `DELETE /v1/shares/ID`)
+    /// wait on a durable commit: they are answered off libmicrohttpd's
+    /// threads.
+    public func mayBlock(_ request: GatewayRequest) -> Bool {
+        guard writeAPI != nil, request.method == "POST" || request.method == "DELETE" else { return false }
+        return WriteAPI.serves(Self.path(of: request))
+    }
+
     /// Counts the answer in the metrics, when there are any, and gives its
     /// access log record (`http.request`), with the inside failure of a 500.
     public func answered(_ request: GatewayRequest, _ response: GatewayResponse, microseconds: Int64) -> LogRecord? {

@@ -13,6 +13,9 @@ final class DaemonContext: Sendable {
     /// Connections open on this daemon, from libmicrohttpd's start and
     /// close notifications: a retiring daemon is stopped once it is 0.
     let connections = Atomic<Int>(0)
+    /// Requests answered off libmicrohttpd's threads, their connections
+    /// suspended: drained before the daemon stops.
+    let offThread = OffThreadAnswers()
 
     init(core: ServerCore) { self.core = core }
 

@@ -54,7 +54,9 @@ final class HTTPDaemon: Sendable {
             strings.append(pointer)
             return pointer
         }
-        var flags = UInt32(MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue | MHD_USE_TURBO.rawValue)
+        var flags = UInt32(
+            MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue | MHD_USE_TURBO.rawValue
+                | MHD_ALLOW_SUSPEND_RESUME.rawValue)
         var options: [MHD_OptionItem] = [
             Self.option(.LISTEN_SOCKET, Int(duplicate)),
             Self.option(.CONNECTION_LIMIT, configuration.maxConnections),
@@ -117,13 +119,17 @@ final class HTTPDaemon: Sendable {
         close(descriptor)
     }
 
-    /// Closes every connection of the daemon, ends its threads, and frees
+    /// Waits for the requests answered off the library's threads, then
+    /// closes every connection of the daemon, ends its threads, and frees
     /// what the library read. Call `quiesce` first: a daemon stopped while
     /// it accepts would shut the listening socket down for every daemon
     /// that shares it. Once.
     func stop() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing), let daemon = OpaquePointer(bitPattern: handle) else { return }
         precondition(listening.load(ordering: .acquiring) < 0, "an HTTP daemon is quiesced before it stops")
+        // The library must not stop with a connection suspended: every
+        // request answered off its threads resumes its connection first.
+        context.offThread.drain()
         MHD_stop_daemon(daemon)
         cStrings.forEach { free(UnsafeMutableRawPointer(bitPattern: $0)) }
         if let keyString, let pointer = UnsafeMutablePointer<CChar>(bitPattern: keyString.address) { Self.erase(pointer, keyString.count) }

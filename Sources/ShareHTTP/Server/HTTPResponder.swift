@@ -6,7 +6,9 @@ import ShareLog
 ///
 /// Called from libmicrohttpd's threads, several at once: it must be
 /// thread-safe and must not block for long, as a connection's thread waits
-/// for it.
+/// for it, with every other connection that thread serves; except for the
+/// requests it says may block (`mayBlock`), which are answered from a
+/// worker thread.
 public protocol HTTPResponder: Sendable {
     /// The answer to `request`.
     func respond(to request: GatewayRequest) -> GatewayResponse
@@ -20,6 +22,13 @@ public protocol HTTPResponder: Sendable {
     /// dropped.
     func bodyLimit(for request: GatewayRequest) -> Int?
 
+    /// Whether answering `request` (its header in, its body not) may wait
+    /// on something slow, such as a durable commit. Such a request's
+    /// connection is suspended and `respond` runs on a worker thread, so
+    /// the libmicrohttpd thread goes on serving its other connections,
+    /// and writes from many connections can wait in one group commit.
+    func mayBlock(_ request: GatewayRequest) -> Bool
+
     /// Called once per answered request, once its answer is queued, with
     /// the time `respond` took: the server's log record for it, or nil for
     /// none.
@@ -30,4 +39,7 @@ extension HTTPResponder {
     /// No body for any request: every method but `GET` and `HEAD` is
     /// answered from its header alone.
     public func bodyLimit(for request: GatewayRequest) -> Int? { nil }
+
+    /// Nothing blocks: every request is answered on libmicrohttpd's thread.
+    public func mayBlock(_ request: GatewayRequest) -> Bool { false }
 }

@@ -88,7 +88,12 @@ enum HTTPServerCallbacks {
         let daemon = daemon(cls)
         guard let connection, let raw = context?.pointee, let method else { return .NO }
         let state = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
-        if state.answered { return .YES }
+        if state.answered {
+            // Called again once a worker's answer resumed the connection.
+            guard let answer = state.pending?.take() else { return .YES }
+            state.pending = nil
+            return deliver(answer, on: connection, daemon)
+        }
         let methodName = String(cString: method)
         let isRead = methodName == "GET" || methodName == "HEAD"
         if !state.headerSeen {
@@ -124,7 +129,11 @@ enum HTTPServerCallbacks {
     }
 
     /// Answers the request of `state`: hands it to the responder, queues
-    /// the answer, and logs it. Once only: `state.answered` is set.
+    /// the answer, and logs it. Once only: `state.answered` is set. A
+    /// request the responder says may block is answered by a worker thread
+    /// instead (`OffThreadAnswers`), its connection suspended until the
+    /// answer is ready; the library then calls the handler again, which
+    /// queues it.
     private static func answer(
         _ state: RequestContext, _ method: String, on connection: OpaquePointer, _ daemon: DaemonContext, overLimit: Bool = false
     ) -> MHD_Result {
@@ -135,13 +144,35 @@ enum HTTPServerCallbacks {
         request.body = overLimit ? [] : state.body
         request.bodyOverLimit = overLimit
         state.body = []
+        if core.responder.mayBlock(request), daemon.offThread.reserve() {
+            let pending = PendingAnswer()
+            state.pending = pending
+            MHD_suspend_connection(connection)
+            let suspended = SuspendedConnection(pointer: connection)
+            daemon.offThread.run { [request] in
+                pending.set(respond(to: request, core: core, overLimit: overLimit))
+                MHD_resume_connection(suspended.pointer)
+            }
+            return .YES
+        }
+        return deliver(respond(to: request, core: core, overLimit: overLimit), on: connection, daemon)
+    }
+
+    /// The responder's answer to `request`, timed.
+    private static func respond(to request: GatewayRequest, core: ServerCore, overLimit: Bool) -> PendingAnswer.Answer {
         let started = MonotonicTime.microseconds
-        var response = core.responder.respond(to: request)
-        let elapsed = MonotonicTime.microseconds - started
-        if daemon.closesConnections || overLimit { response.headers.append(HTTPHeader("Connection", "close")) }
+        let response = core.responder.respond(to: request)
+        return PendingAnswer.Answer(request: request, response: response, microseconds: MonotonicTime.microseconds - started, overLimit: overLimit)
+    }
+
+    /// Queues `answer` on the connection and logs it.
+    private static func deliver(_ answer: PendingAnswer.Answer, on connection: OpaquePointer, _ daemon: DaemonContext) -> MHD_Result {
+        let core = daemon.core
+        var response = answer.response
+        if daemon.closesConnections || answer.overLimit { response.headers.append(HTTPHeader("Connection", "close")) }
         let queued = queue(response, on: connection)
         core.answered.add(1, ordering: .relaxed)
-        if let line = core.responder.answered(request, response, microseconds: elapsed) { core.log(line) }
+        if let line = core.responder.answered(answer.request, response, microseconds: answer.microseconds) { core.log(line) }
         return queued
     }
 

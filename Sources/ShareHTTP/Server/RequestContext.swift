@@ -1,7 +1,8 @@
 /// One request, from its request line to its end: the request target as
 /// sent (libmicrohttpd hands the handler a decoded path, and the link rules
 /// need the raw one), and how far the handler has got with it. Only the
-/// connection's own thread touches it.
+/// connection's own thread touches it; a worker answering it off that
+/// thread reaches only its `pending` answer.
 final class RequestContext {
     let target: String
     /// The handler has seen the complete header.
@@ -15,5 +16,8 @@ final class RequestContext {
     var body: [UInt8] = []
     /// The body grew past `bodyLimit`: the rest is read and dropped.
     var overLimit = false
+    /// Set while a worker answers the request, its connection suspended
+    /// (`HTTPResponder.mayBlock`): where the answer waits to be queued.
+    var pending: PendingAnswer?
     init(target: String) { self.target = target }
 }
