@@ -104,11 +104,11 @@ enum HTTPServerCallbacks {
             }
             guard let limit = daemon.core.responder.bodyLimit(for: request(state, methodName, on: connection)) else {
                 entry(of: connection)?.requestStarted()
-                return answer(state, methodName, on: connection, daemon)
+                return answer(state, methodName, on: connection, daemon, bodyIsIn: declaresNoBody(connection))
             }
             state.bodyLimit = limit
             if let declared = header(connection, "Content-Length").flatMap(Int.init), declared > limit {
-                return answer(state, methodName, on: connection, daemon, overLimit: true)
+                return answer(state, methodName, on: connection, daemon, bodyIsIn: false, overLimit: true)
             }
             return .YES
         }
@@ -125,7 +125,7 @@ enum HTTPServerCallbacks {
             return .YES
         }
         if state.bodyLimit != nil { entry(of: connection)?.requestStarted() }
-        return answer(state, methodName, on: connection, daemon, overLimit: state.overLimit)
+        return answer(state, methodName, on: connection, daemon, bodyIsIn: true, overLimit: state.overLimit)
     }
 
     /// Answers the request of `state`: hands it to the responder, queues
@@ -133,9 +133,12 @@ enum HTTPServerCallbacks {
     /// request the responder says may block is answered by a worker thread
     /// instead (`OffThreadAnswers`), its connection suspended until the
     /// answer is ready; the library then calls the handler again, which
-    /// queues it.
+    /// queues it. Only once its body is in (`bodyIsIn`): a request answered
+    /// from its header while a body follows is a refusal, which never
+    /// waits, and its connection must go on reading the body to drop it.
     private static func answer(
-        _ state: RequestContext, _ method: String, on connection: OpaquePointer, _ daemon: DaemonContext, overLimit: Bool = false
+        _ state: RequestContext, _ method: String, on connection: OpaquePointer, _ daemon: DaemonContext, bodyIsIn: Bool,
+        overLimit: Bool = false
     ) -> MHD_Result {
         let core = daemon.core
         state.answered = true
@@ -144,7 +147,7 @@ enum HTTPServerCallbacks {
         request.body = overLimit ? [] : state.body
         request.bodyOverLimit = overLimit
         state.body = []
-        if core.responder.mayBlock(request), daemon.offThread.reserve() {
+        if bodyIsIn, !overLimit, core.responder.mayBlock(request), daemon.offThread.reserve() {
             let pending = PendingAnswer()
             state.pending = pending
             MHD_suspend_connection(connection)
@@ -199,6 +202,12 @@ enum HTTPServerCallbacks {
         defer { MHD_destroy_response(made) }
         for field in response.headers { _ = MHD_add_response_header(made, field.name, field.value) }
         return MHD_queue_response(connection, UInt32(response.status.code), made)
+    }
+
+    /// Whether the request's header says no body follows: no
+    /// `Transfer-Encoding`, and no `Content-Length` or one of 0.
+    private static func declaresNoBody(_ connection: OpaquePointer) -> Bool {
+        header(connection, "Transfer-Encoding") == nil && (header(connection, "Content-Length").map { Int($0) == 0 } ?? true)
     }
 
     private static func header(_ connection: OpaquePointer, _ name: String) -> String? {

@@ -23,6 +23,8 @@ import TestTraits
         let server: HTTPServer
         let port: UInt16
         let upload: [UInt8]
+        /// `DELETE /v1/shares/ID` of `share`: a revocation, with no body.
+        let revocation: [UInt8]
 
         init() throws {
             store = try ShareStore.open(at: directory.appending("store"), creatingIfMissing: true)
@@ -40,6 +42,7 @@ import TestTraits
             let card = OffThreadAnswersTests.card
             upload = Array(("POST /v1/shares HTTP/1.0\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token.text)\r\n"
                 + "Idempotency-Key: waits-1\r\nContent-Type: text/vcard\r\nContent-Length: \(card.count)\r\n\r\n").utf8) + card
+            revocation = Array("DELETE /v1/shares/\(share.recordName) HTTP/1.0\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token.text)\r\n\r\n".utf8)
         }
 
         /// Holds the store's writer until the returned semaphore is
@@ -52,10 +55,10 @@ import TestTraits
             return release
         }
 
-        /// Sends the upload from a thread of its own.
-        func startUpload() -> SentUpload {
+        /// Sends `request` (the upload by default) from a thread of its own.
+        func startUpload(_ request: [UInt8]? = nil) -> SentUpload {
             let sent = SentUpload()
-            let (port, upload) = (port, upload)
+            let (port, upload) = (port, request ?? upload)
             Thread {
                 let result = Result { () throws(LoopbackError) in try LoopbackHTTP.exchange(port: port, request: upload, timeout: .seconds(60)) }
                 sent.answered.withLock { $0 = result }
@@ -89,6 +92,28 @@ import TestTraits
         let response = try #require(try upload.answered.withLock { $0 }?.get())
         #expect(response.status == 201, "\(response.text)")
         #expect(try fixture.store.stats().live == 2)
+    }
+
+    /// A revocation is a write too: it waits for the writer off the
+    /// server's thread, and a read is answered meanwhile.
+    @Test func aReadIsAnsweredWhileARevocationWaitsForTheWriter() throws {
+        let fixture = try Fixture()
+        defer { fixture.server.stop(grace: .seconds(1)) }
+        let release = try fixture.holdWriter()
+        defer { release.signal() }
+        let revocation = fixture.startUpload(fixture.revocation)
+        try Deadline.block(until: "the revocation is being answered") { fixture.server.statistics.inFlight == 1 }
+
+        let read = try LoopbackHTTP.get(port: fixture.port, path: "/appclip?id=\(fixture.share.recordName)", timeout: .seconds(10))
+        #expect(read.status == 200, "the share is still live, and the read is answered while the revocation waits")
+
+        release.signal()
+        #expect(revocation.done.wait(timeout: .now() + 60) == .success, "the revocation is answered once the writer is free")
+        let response = try #require(try revocation.answered.withLock { $0 }?.get())
+        #expect(response.status == 204, "\(response.text)")
+        guard case .expired(_, .revoked) = try fixture.store.fetch(fixture.share.recordName) else {
+            Issue.record("the share is not revoked: \(try fixture.store.fetch(fixture.share.recordName))"); return
+        }
     }
 
     /// libmicrohttpd must not stop with a connection suspended (it aborts
