@@ -6,11 +6,12 @@ import ShareLog
 /// `wrk` at each of `upload.clients` keep-alive connections against
 /// `sharelog-bench http --write-api` (`UploadStage`), with a 9:1 card mix
 /// of the pool in turn. In the same rounds, with the order rotated, the
-/// anchors make the same number of clients' worth of shares of the same
-/// cards into fresh durable stores: the library's `create` (one share per
-/// call; several tasks may share a commit, as the gateway's threads may)
-/// and SQLite's one-per-commit insert (a thread and connection per
-/// client), each in a process of its own on the gateway's cores.
+/// anchors make `upload.anchorShares` shares of the same cards into fresh
+/// durable stores, with as many creators as the row has clients: the
+/// library's `create` (one share per call, a task per creator, whose
+/// writes may share a commit as the gateway's uploads may) and SQLite's
+/// one-per-commit insert (a thread and connection per creator), each in a
+/// process of its own on the gateway's cores (`UploadAnchor`).
 ///
 /// Per row and system: shares per second and CPU time per 1,000 shares;
 /// for the gateway also `wrk`'s p50 and p99; for every LMDB store shares
