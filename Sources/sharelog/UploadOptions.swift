@@ -15,10 +15,11 @@ struct UploadOptions {
     /// Nil without `--http`; the other options need it.
     ///
     /// - Throws: `CLIError.usage` for `--token-file` missing with `--http`,
-    ///   or another option given without it; `.invalidInput` for a file
+    ///   or another option given without it, or `--token-file -` with the
+    ///   card from standard input too (`cardSource` `-`); `.invalidInput` for a file
     ///   that holds no token (`TokenFile`) or a key the gateway would
     ///   refuse.
-    init?(_ arguments: inout Arguments) throws {
+    init?(_ arguments: inout Arguments, cardSource: String) throws {
         let base = try arguments.option("http")
         let tokenFile = try arguments.option("token-file")
         let key = try arguments.option("idempotency-key")
@@ -30,6 +31,9 @@ struct UploadOptions {
             return nil
         }
         guard let tokenFile else { throw CLIError.usage("--http needs --token-file F, a file holding the bearer token") }
+        if tokenFile == "-", cardSource == "-" {
+            throw CLIError.usage("the card and --token-file cannot both come from standard input; give one of them as a file")
+        }
         let token = try TokenFile.read(tokenFile).text
         if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
             throw CLIError.invalidInput("--ca-file: cannot read \(caFile); give a PEM file of certificate authorities")

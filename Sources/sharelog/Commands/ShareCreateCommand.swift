@@ -30,7 +30,7 @@ struct ShareCreateCommand: Command {
         let source = try arguments.positional("vCard file (or - for standard input)")
         let ttlText = try arguments.option("ttl") ?? "7d"
         let ttl = try TTL.parse(ttlText)
-        let upload = try UploadOptions(&arguments)
+        let upload = try UploadOptions(&arguments, cardSource: source)
         try arguments.finish()
         // Checked here, where the unit the user gave is known (`0d`, not
         // the library's `0s`), before any file is read or store opened.

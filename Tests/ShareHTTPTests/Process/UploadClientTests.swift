@@ -95,6 +95,9 @@ extension UploadClientTests {
         #expect(refused.error.contains("refused the upload with 401: the token is not known here"), "\(refused.error)")
         let bad = try remote.run(arguments: ["share", "create", "-", "--http", gateway.baseURL], input: Self.card)
         #expect(bad.status == 2, "--http without --token-file is a usage error: \(bad.error)")
+        let bothStdin = try remote.run(
+            arguments: ["share", "create", "-", "--http", gateway.baseURL, "--token-file", "-"], input: Self.card)
+        #expect(bothStdin.status == 2 && bothStdin.error.contains("cannot both come from standard input"), "\(bothStdin.error)")
         let badKey = try remote.run(
             arguments: ["share", "create", "-", "--http", gateway.baseURL, "--token-file", tokenFile, "--idempotency-key", "two words"], input: Self.card)
         #expect(badKey.status == 5, "a key the gateway would refuse is refused before sending: \(badKey.error)")
