@@ -163,12 +163,14 @@ let package = Package(
         ),
         // The clip's cold start in C: a process that opens a store and fetches one share.
         .executableTarget(name: "sharelog-cold-c", dependencies: ["CBaseline"], path: "Benchmarks/sharelog-cold-c"),
+        // The clip's cold start in Swift: a process that links the engine alone.
+        .executableTarget(name: "sharelog-cold", dependencies: ["ShareLog"], path: "Benchmarks/sharelog-cold"),
         // The workloads, measurements, report and chart.
         .target(name: "BenchmarkKit", dependencies: ["ShareLog", "ShareSync", "ShareHTTP", "ShareClip", "SampleCards", "LMDB", "CBaseline", "TestSupport"], path: "Benchmarks/BenchmarkKit"),
         // The benchmark command: parses arguments, runs BenchmarkKit, prints.
         .executableTarget(name: "sharelog-bench", dependencies: ["BenchmarkKit"], path: "Benchmarks/sharelog-bench"),
         // One smoke test that runs every workload at tiny sizes.
-        .testTarget(name: "BenchmarkTests", dependencies: ["BenchmarkKit", "TestSupport", "TestTraits", "sharelog-bench", "sharelog-cold-c"]),
+        .testTarget(name: "BenchmarkTests", dependencies: ["BenchmarkKit", "TestSupport", "TestTraits", "sharelog-bench", "sharelog-cold-c", "sharelog-cold"]),
     ],
     swiftLanguageModes: [.v6]
 )

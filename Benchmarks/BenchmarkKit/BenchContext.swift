@@ -3,27 +3,32 @@ import Foundation
 
 /// Where the benchmark's processes are.
 public struct Executables: Sendable {
-    /// `sharelog-bench`, for ShareLog's cold start, as `swift build` links
-    /// it by default: the Swift runtime and Foundation as shared libraries.
+    /// `sharelog-bench`, the far side of the sync, relay and HTTP workloads.
     public let bench: String
-    /// A `sharelog-bench` built with `--static-swift-stdlib`, if there is
+    /// `sharelog-cold`, for ShareLog's cold start, as `swift build` links
+    /// it by default: the Swift runtime and Foundation as shared libraries.
+    public let cold: String
+    /// A `sharelog-cold` built with `--static-swift-stdlib`, if there is
     /// one: the cold start is then measured both ways.
-    public let staticBench: String?
+    public let staticCold: String?
     /// `sharelog-cold-c`, for the baselines' cold start.
     public let coldC: String
 
-    public init(bench: String, staticBench: String?, coldC: String) {
+    public init(bench: String, cold: String, staticCold: String?, coldC: String) {
         self.bench = bench
-        self.staticBench = staticBench
+        self.cold = cold
+        self.staticCold = staticCold
         self.coldC = coldC
     }
 
-    /// `sharelog-bench` and `sharelog-cold-c` next to the running executable
-    /// (or test bundle) in the build directory, with `staticBench`.
-    public static func besideThisProcess(staticBench: String? = nil) -> Executables {
+    /// `sharelog-bench`, `sharelog-cold` and `sharelog-cold-c` next to the
+    /// running executable (or test bundle) in the build directory, with
+    /// `staticCold`.
+    public static func besideThisProcess(staticCold: String? = nil) -> Executables {
         let directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
         return Executables(
-            bench: directory.appendingPathComponent("sharelog-bench").path, staticBench: staticBench,
+            bench: directory.appendingPathComponent("sharelog-bench").path,
+            cold: directory.appendingPathComponent("sharelog-cold").path, staticCold: staticCold,
             coldC: directory.appendingPathComponent("sharelog-cold-c").path)
     }
 }

@@ -89,16 +89,17 @@ public struct ReadWorkload: Workload {
     private struct Linking {
         let id: String
         let title: String
-        let bench: String
+        /// A `sharelog-cold` linked this way.
+        let cold: String
     }
 
     private func coldStart(_ names: [BenchSystem: [UInt8]], _ context: BenchContext, _ measurements: inout Measurements) throws {
         let configuration = context.configuration
         let executables = context.executables
         let now = BenchTime.start + BenchTime.hour
-        var linkings = [Linking(id: "coldStart", title: "clip cold start: open, fetch one, exit", bench: executables.bench)]
-        if let staticBench = executables.staticBench {
-            linkings.append(Linking(id: "coldStart.static", title: "clip cold start, Swift runtime linked statically", bench: staticBench))
+        var linkings = [Linking(id: "coldStart", title: "clip cold start: open, fetch one, exit", cold: executables.cold)]
+        if let staticCold = executables.staticCold {
+            linkings.append(Linking(id: "coldStart.static", title: "clip cold start, Swift runtime linked statically", cold: staticCold))
         }
         // Card 1 is a small card; any share would do.
         let ids = names.mapValues { ShareLogBenchStore.recordNames(from: Array($0[16..<32]))[0].description }
@@ -106,7 +107,7 @@ public struct ReadWorkload: Workload {
             var commands: [BenchSystem: [String]] = [:]
             for system in BenchSystem.embedded {
                 commands[system] = ColdStart.command(
-                    system, store: context.storePath("read", system), id: ids[system]!, now: now, bench: linking.bench, executables)
+                    system, store: context.storePath("read", system), id: ids[system]!, now: now, cold: linking.cold, executables)
                 try ColdStart.check(commands[system]!, prints: "live")
             }
             context.progress("\(linking.title): \(configuration.coldStarts) processes per system")
@@ -120,7 +121,7 @@ public struct ReadWorkload: Workload {
                     measurements.record(
                         linking.id + ".processOnly", title: "  of which: process start and exit", unit: "ms",
                         higherIsBetter: false, system: system,
-                        value: try ColdStart.time(ColdStart.noopCommand(system, bench: linking.bench, executables)) * 1000)
+                        value: try ColdStart.time(ColdStart.noopCommand(system, cold: linking.cold, executables)) * 1000)
                 }
             }
         }

@@ -4,18 +4,12 @@
 // The serve, follow and relay commands are the far side of the sync workloads;
 // the http command is the HTTP and upload workloads' gateway, and the anchor
 // command the upload workload's library and SQLite creators.
-// The coldstart and noop commands are the processes the cold-start
-// measurement spawns: they do nothing before the library call that a clip
-// would not do (the parsing below uses no Set or Dictionary, whose first
-// use costs a Swift runtime lookup).
 import BenchmarkKit
 import Foundation
 
 let usage = """
     usage: sharelog-bench [run] [--quick] [--out DIR] [--work DIR] [--only create,read,sweep,replay,preview,catchup,follow,clip,snapshot,relay,http,upload]
-                          [--static-bench PATH] [--swift-version TEXT]
-           sharelog-bench coldstart --store PATH --id RECORD-NAME --now MS
-           sharelog-bench noop
+                          [--static-cold PATH] [--swift-version TEXT]
            sharelog-bench charts --results results.json --out DIR
            sharelog-bench serve --store PATH --listen unix:PATH --now MS
            sharelog-bench follow --store PATH --connect unix:PATH --now MS
@@ -56,16 +50,6 @@ let command = arguments.first.flatMap { $0.hasPrefix("--") ? nil : $0 } ?? "run"
 if arguments.first == command { arguments = arguments.dropFirst() }
 
 switch command {
-case "noop":
-    exit(0)
-case "coldstart":
-    let given = options(arguments, flags: [], values: ["store", "id", "now"])
-    guard let store = value("store", in: given), let id = value("id", in: given),
-          let now = value("now", in: given).flatMap({ Int64($0) })
-    else { fail("coldstart needs --store, --id and --now\n\(usage)", code: 2) }
-    let (code, line) = ColdStart.fetchOnce(store: store, id: id, now: now)
-    print(line)
-    exit(code)
 case "charts":
     // Writes the charts' data and scripts again from a run's results.json.
     let given = options(arguments, flags: [], values: ["results", "out"])
@@ -121,7 +105,7 @@ case "anchor":
     if let error { fail(error, code: code) }
     exit(code)
 case "run":
-    let given = options(arguments, flags: ["quick"], values: ["out", "work", "only", "static-bench", "swift-version"])
+    let given = options(arguments, flags: ["quick"], values: ["out", "work", "only", "static-cold", "swift-version"])
     let out = value("out", in: given) ?? "bench-results"
     let work = value("work", in: given)
         ?? (NSTemporaryDirectory() as NSString).appendingPathComponent("sharelog-bench-\(getpid())")
@@ -130,7 +114,7 @@ case "run":
     if let unknown = only?.subtracting(known).first { fail("unknown workload '\(unknown)'; known: \(known.sorted())", code: 2) }
     let context = BenchContext(
         configuration: given.contains { $0.name == "quick" } ? .quick : .full, workDirectory: work,
-        executables: .besideThisProcess(staticBench: value("static-bench", in: given)),
+        executables: .besideThisProcess(staticCold: value("static-cold", in: given)),
         log: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
     do {
         defer { try? FileManager.default.removeItem(atPath: work) }

@@ -13,11 +13,11 @@ import TestTraits
     @Test func everyWorkloadRunsAtTinySizesForEverySystem() async throws {
         let directory = TemporaryDirectory()
         let work = directory.appending("work")
-        // The debug sharelog-bench stands in for the statically linked one.
+        // The debug sharelog-cold stands in for the statically linked one.
         let executables = Executables.besideThisProcess()
         let context = BenchContext(
             configuration: .smoke, workDirectory: work,
-            executables: Executables(bench: executables.bench, staticBench: executables.bench, coldC: executables.coldC),
+            executables: Executables(bench: executables.bench, cold: executables.cold, staticCold: executables.cold, coldC: executables.coldC),
             log: { _ in })
         let report = try await BenchmarkRunner(context: context).run(on: .current(swift: "smoke test"))
 
