@@ -8,8 +8,19 @@ public protocol Identifier: Hashable, Sendable, Comparable, CustomStringConverti
 }
 
 extension Identifier {
-    /// A new random (version 4) identifier: 122 random bits.
-    public static func random() -> Self { Self(uuid: UUID()) }
+    /// A new random (version 4, RFC 9562) identifier: 122 random bits.
+    ///
+    /// The bits come from the kernel's random source in one `getrandom`
+    /// call (glibc's `arc4random_buf`), where Foundation's `UUID()` opens,
+    /// reads and closes `/dev/urandom` each time: a tenth of a batched
+    /// create's CPU (BENCHMARKS.md, "The engine's hot paths").
+    public static func random() -> Self {
+        var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &raw) { arc4random_buf($0.baseAddress!, $0.count) }
+        raw.6 = raw.6 & 0x0F | 0x40  // version 4
+        raw.8 = raw.8 & 0x3F | 0x80  // variant 10 (RFC 9562)
+        return Self(uuid: UUID(uuid: raw))
+    }
 
     /// Parses the canonical 36-character form, in either case.
     public init?(_ text: String) {
@@ -34,6 +45,8 @@ extension Identifier {
     public var description: String { uuid.uuidString.lowercased() }
 
     public static func < (lhs: Self, rhs: Self) -> Bool {
-        lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
+        withUnsafeBytes(of: lhs.uuid.uuid) { left in
+            withUnsafeBytes(of: rhs.uuid.uuid) { right in left.lexicographicallyPrecedes(right) }
+        }
     }
 }
