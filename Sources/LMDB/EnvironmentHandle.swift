@@ -248,6 +248,33 @@ package final class EnvironmentHandle: @unchecked Sendable {
         }
     }
 
+    /// Grows the map, by doublings up to `maxMapSize`, until at least
+    /// `headroom` bytes lie past what committed snapshots use
+    /// (`mapExtent`); does nothing when they already do.
+    ///
+    /// - Precondition: the calling thread holds no transaction of this
+    ///   environment.
+    func growMap(leaving headroom: Int) throws(LMDBError) {
+        try withResizeExclusion { () throws(LMDBError) in
+            let extent = mapExtent()
+            var grown = extent.size
+            while grown - extent.used < headroom, grown < options.maxMapSize { grown = min(grown * 2, options.maxMapSize) }
+            guard grown > extent.size else { return }
+            grown = max(grown, try mapFile?.size() ?? 0)
+            try check(mdb_env_set_mapsize(pointer, grown), "mdb_env_set_mapsize(\(grown))")
+        }
+    }
+
+    /// The map's size and the bytes committed snapshots use of it: up to
+    /// and including the last page any of them allocated (`me_last_pgno`).
+    func mapExtent() -> (size: Int, used: Int) {
+        var info = MDB_envinfo()
+        _ = mdb_env_info(pointer, &info)
+        var stat = MDB_stat()
+        _ = mdb_env_stat(pointer, &stat)
+        return (info.me_mapsize, (info.me_last_pgno + 1) * Int(stat.ms_psize))
+    }
+
     /// Adopts the larger map another process committed (`MDB_MAP_RESIZED`).
     ///
     /// A read-write environment takes the file's size, which is the largest

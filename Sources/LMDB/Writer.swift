@@ -113,6 +113,7 @@ final class Writer: @unchecked Sendable {
     private func run() {
         threadID.store(UInt(pthread_self()), ordering: .releasing)
         var delay = CommitDelay(environment.options.commitDelay)
+        var runway = MapRunway()
         while true {
             wakeUp.wait()
             // Deciding and taking under one lock: a write that arrives just
@@ -128,7 +129,7 @@ final class Writer: @unchecked Sendable {
                 (batch, stop) = queue.withLock { Writer.takeGroup(&$0) }
             }
             if !batch.isEmpty {
-                let errors = commit(batch)
+                let errors = commit(batch, runway: &runway)
                 let answers = batch.map(\.finish)
                 let queued = queueLength
                 // The write closures, and the environment they may hold, go
@@ -196,9 +197,11 @@ final class Writer: @unchecked Sendable {
     /// ones). When one throws, the transaction is aborted, that request is
     /// answered with its error, and the others run again without it in a
     /// new transaction; so each commits exactly once or not at all, and a
-    /// failing one writes nothing.
-    private func commit(_ batch: [WriteRequest]) -> [(any Error)?] {
+    /// failing one writes nothing. `runway` grows the map ahead of the
+    /// batch when the last commit says it may fill it.
+    private func commit(_ batch: [WriteRequest], runway: inout MapRunway) -> [(any Error)?] {
         var answers = [(any Error)?](repeating: nil, count: batch.count)
+        runway.prepare(environment)
         // The requests still to commit, as indices into `batch`.
         var run = Array(batch.indices)
         while !run.isEmpty {
@@ -212,6 +215,7 @@ final class Writer: @unchecked Sendable {
                 switch outcome {
                 case .committed:
                     run = []
+                    runway.committed(environment)
                 case .requestFailed(let position, let error):
                     answers[run[position]] = error
                     run.remove(at: position)
@@ -219,10 +223,12 @@ final class Writer: @unchecked Sendable {
                     throw error
                 case .mapFull:
                     try environment.growMap()
+                    runway.filled()
                 case .mapResized:
                     try environment.adoptResizedMap()
                 case .diskNearlyFull(let fitting):
                     try environment.shrinkMap(to: fitting)
+                    runway.refusedByDisk()
                 }
             } catch {
                 for index in run { answers[index] = error }

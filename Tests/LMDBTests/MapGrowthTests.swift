@@ -30,6 +30,28 @@ import TestTraits
         #expect(stored[key(200)] == [UInt8](repeating: 200, count: 4096))
     }
 
+    /// A store filling batch after batch: once one batch has shown how far
+    /// a batch advances the file, the map grows before the next one, which
+    /// then runs once instead of filling the map midway and running again.
+    @Test func aBatchLikeTheLastRunsOnceAsTheStoreFills() throws {
+        let store = try Store(options: Self.smallMap())
+        let data = store.data
+        var runsPerBatch: [Int] = []
+        for batch in 0..<8 {
+            let runs = Counter()
+            // 40 pages of 4 KiB each: 160 KiB of a 256 KiB map at first.
+            try store.env.write { txn in
+                runs.increment()
+                for number in 0..<40 {
+                    try txn.put([UInt8](repeating: 7, count: 4000), forKey: key(UInt64(batch * 40 + number)), in: data)
+                }
+            }
+            runsPerBatch.append(runs.count)
+        }
+        #expect(runsPerBatch.dropFirst() == [1, 1, 1, 1, 1, 1, 1])
+        #expect(try store.contents().count == 8 * 40)
+    }
+
     @Test func growthSurvivesAClosureThatSwallowsTheMapFullError() throws {
         let store = try Store(options: Self.smallMap())
         let data = store.data
