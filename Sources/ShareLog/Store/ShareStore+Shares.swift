@@ -44,12 +44,14 @@ extension ShareStore {
     }
 
     /// Validates a card and TTL and stamps a new share with a record name
-    /// (a random one unless `name` is given).
+    /// (a time-ordered one, `RecordName.timeOrdered(at:)`, unless `name`
+    /// is given).
     func prepareCreation(of vCard: [UInt8], ttl: Duration, named name: RecordName? = nil) throws(ShareLogError) -> ShareCreated {
         do { try VCardValidator.validate(vCard) } catch { throw .invalidVCard(error) }
         guard ShareStore.ttlRange.contains(ttl) else { throw .invalidTTL(seconds: ttl.components.seconds) }
         let createdAt = clock.now()
-        return ShareCreated(recordName: name ?? .random(), vCard: vCard, createdAt: createdAt, expiresAt: createdAt.advanced(by: ttl))
+        return ShareCreated(
+            recordName: name ?? .timeOrdered(at: createdAt), vCard: vCard, createdAt: createdAt, expiresAt: createdAt.advanced(by: ttl))
     }
 
     func receipt(for created: ShareCreated) -> CreatedShare {
