@@ -4,6 +4,10 @@ protocol FoldKey: Hashable {
     /// The key as its derived database stores it.
     var keyBytes: [UInt8] { get }
 
+    /// The key a derived database stores as `keyBytes`; nil for bytes no
+    /// key gives (a damaged key).
+    init?(keyBytes: UnsafeRawBufferPointer)
+
     /// True when `lhs`'s key bytes sort before `rhs`'s in LMDB's order
     /// (memcmp), computed without building them.
     static func precedes(_ lhs: Self, _ rhs: Self) -> Bool
@@ -23,6 +27,11 @@ extension RecordName: FoldKey {
     /// The `shares` key, and the start of the `recordCreates` keys.
     var keyBytes: [UInt8] { bytes }
 
+    init?(keyBytes: UnsafeRawBufferPointer) {
+        guard keyBytes.count == 16 else { return nil }
+        self.init(bytes: keyBytes)
+    }
+
     static func precedes(_ lhs: RecordName, _ rhs: RecordName) -> Bool {
         lhs.orderedHalves < rhs.orderedHalves
     }
@@ -31,6 +40,13 @@ extension RecordName: FoldKey {
 extension EventID: FoldKey {
     /// The `eventIndex` key: the origin, then the sequence big-endian.
     var keyBytes: [UInt8] { Key.event(self) }
+
+    init?(keyBytes: UnsafeRawBufferPointer) {
+        guard keyBytes.count == 24 else { return nil }
+        self.init(
+            origin: ReplicaID(bytes: keyBytes[..<16]),
+            counter: UInt64(bigEndian: keyBytes.loadUnaligned(fromByteOffset: 16, as: UInt64.self)))
+    }
 
     static func precedes(_ lhs: EventID, _ rhs: EventID) -> Bool {
         let (left, right) = (lhs.origin.orderedHalves, rhs.origin.orderedHalves)

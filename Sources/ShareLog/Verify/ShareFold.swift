@@ -2,7 +2,11 @@
 /// (format 2), written out again as a plain fold, apart from
 /// `ShareProjection`, so that `verify` also catches a wrong projection rule.
 ///
-/// The fold holds no vCard bytes, only which logged creations still hold one.
+/// The fold holds no vCard bytes, only which logged creations still hold
+/// one. It is compact, because `verify` budgets its memory by it (64 bytes,
+/// `VerifyWindowTests` holds it to that): the common share, one creation
+/// and perhaps a TTL end, is held inline; a revocation, a second creation
+/// or a TTL end before any creation goes in a box that few names have.
 struct ShareFold {
     /// One logged `shareCreated` of the name.
     struct LoggedCreation {
@@ -11,50 +15,86 @@ struct ShareFold {
         let holdsCard: Bool
     }
 
-    /// The creation with the smallest event id.
-    private(set) var creation: ShareState.Creation?
-    /// The revocation with the earliest time, then the smallest event id.
-    private(set) var revocation: ShareState.End?
-    /// The TTL end with the earliest time, then the smallest event id.
-    private var ttlEnd: ShareState.End?
-    /// The first logged creation of the name, and any others (rival
-    /// creations are rare, so the common fold allocates no array).
-    private var firstCreation: LoggedCreation?
-    private var otherCreations: [LoggedCreation] = []
+    /// The facts few names have, boxed so that the common fold stays small.
+    /// Immutable: a change replaces the box, so a copy of the fold never
+    /// sees another's change.
+    private final class Rare {
+        let revocation: ShareState.End?
+        let ttlEnd: ShareState.End?
+        /// Every logged creation, in log order, once there are two or more.
+        let creations: [LoggedCreation]
 
-    /// Every logged creation of the name, in log order.
-    var creations: [LoggedCreation] {
-        guard let firstCreation else { return [] }
-        return [firstCreation] + otherCreations
-    }
-
-    /// Whether the winning creation was logged without its card (it
-    /// arrived redacted, or compaction redacted it).
-    private var winnerHasNoCard = false
-
-    mutating func add(_ created: ShareCreated, id: EventID, at position: UInt64) {
-        let logged = LoggedCreation(position: position, holdsCard: created.vCard != nil)
-        if firstCreation == nil { firstCreation = logged } else { otherCreations.append(logged) }
-        if creation.map({ id < $0.event }) ?? true {
-            creation = ShareState.Creation(createdAt: created.createdAt, expiresAt: created.expiresAt, event: id, position: position)
-            winnerHasNoCard = created.vCard == nil
+        init(revocation: ShareState.End?, ttlEnd: ShareState.End?, creations: [LoggedCreation]) {
+            self.revocation = revocation
+            self.ttlEnd = ttlEnd
+            self.creations = creations
         }
     }
 
-    mutating func add(_ expired: ShareExpired, id: EventID) {
-        let end = ShareState.End(at: expired.at, event: id)
-        switch expired.reason {
-        case .revoked: revocation = end.earliest(revocation)
-        case .ttl: ttlEnd = end.earliest(ttlEnd)
+    private enum Flag {
+        /// The first logged creation still holds its card.
+        static let firstHoldsCard: UInt8 = 1
+        /// The winning creation was logged without its card.
+        static let winnerHasNoCard: UInt8 = 2
+        /// A TTL end is logged (its value is kept only while no creation is).
+        static let ttlEndLogged: UInt8 = 4
+    }
+
+    /// The creation with the smallest event id. (Declared before `flags`,
+    /// which fills its optional's padding.)
+    private(set) var creation: ShareState.Creation?
+    private var flags: UInt8 = 0
+    private var rare: Rare?
+
+    /// The revocation with the earliest time, then the smallest event id.
+    var revocation: ShareState.End? { rare?.revocation }
+
+    /// Every logged creation of the name, in log order.
+    var creations: [LoggedCreation] {
+        if let rare, !rare.creations.isEmpty { return rare.creations }
+        guard let creation else { return [] }
+        return [LoggedCreation(position: creation.position, holdsCard: flags & Flag.firstHoldsCard != 0)]
+    }
+
+    private func replacingRare(
+        revocation: ShareState.End?? = nil, ttlEnd: ShareState.End?? = nil, creations: [LoggedCreation]? = nil
+    ) -> Rare {
+        Rare(revocation: revocation ?? rare?.revocation, ttlEnd: ttlEnd ?? rare?.ttlEnd, creations: creations ?? rare?.creations ?? [])
+    }
+
+    mutating func add(
+        creationAt position: UInt64, id: EventID, createdAt: Timestamp, expiresAt: Timestamp, holdsCard: Bool
+    ) {
+        let logged = LoggedCreation(position: position, holdsCard: holdsCard)
+        if creation == nil {
+            if holdsCard { flags |= Flag.firstHoldsCard }
+        } else {
+            rare = replacingRare(creations: creations + [logged])
+        }
+        if creation.map({ id < $0.event }) ?? true {
+            creation = ShareState.Creation(createdAt: createdAt, expiresAt: expiresAt, event: id, position: position)
+            flags = holdsCard ? flags & ~Flag.winnerHasNoCard : flags | Flag.winnerHasNoCard
+        }
+    }
+
+    mutating func add(endAt at: Timestamp, id: EventID, reason: ExpiryReason) {
+        let end = ShareState.End(at: at, event: id)
+        switch reason {
+        case .revoked:
+            rare = replacingRare(revocation: end.earliest(rare?.revocation))
+        case .ttl:
+            flags |= Flag.ttlEndLogged
+            // Once a creation is logged, the state needs only that a TTL end is.
+            if creation == nil { rare = replacingRare(ttlEnd: end.earliest(rare?.ttlEnd)) }
         }
     }
 
     /// Whether a `shareExpired` of the name is logged.
-    private var endLogged: Bool { revocation != nil || ttlEnd != nil }
+    private var endLogged: Bool { revocation != nil || flags & Flag.ttlEndLogged != 0 }
 
     /// Whether the winning creation holds no card and no end is logged
     /// (compaction redacts only winners with an end logged).
-    private var arrivedRedacted: Bool { creation != nil && winnerHasNoCard && !endLogged }
+    private var arrivedRedacted: Bool { creation != nil && flags & Flag.winnerHasNoCard != 0 && !endLogged }
 
     /// Whether the share reads as ended: an end is logged, or its winning
     /// creation arrived without its card.
@@ -71,6 +111,6 @@ struct ShareFold {
 
     /// The stored state the log implies.
     var state: ShareState {
-        ShareState(creation: creation, revocation: revocation, ttlEnd: creation == nil ? ttlEnd : nil, arrivedRedacted: arrivedRedacted)
+        ShareState(creation: creation, revocation: revocation, ttlEnd: creation == nil ? rare?.ttlEnd : nil, arrivedRedacted: arrivedRedacted)
     }
 }

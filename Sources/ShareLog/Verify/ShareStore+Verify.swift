@@ -17,12 +17,17 @@ extension ShareStore {
     /// through this process's memory as they do for `fetch`; swap and core
     /// dumps are outside the guarantee, see docs/ENGINE.md.)
     ///
-    /// **Bounded memory.** The fold is kept in windows (`FoldWindow`): at
-    /// most a quarter over `windowSize` record names, each with its share's
-    /// facts, and twice as many event ids, whatever the store's size; about
-    /// 70 MB at the default. A store with more reads the log once per
-    /// window: about max(shares / windowSize, events / (2 × windowSize)) + 1
-    /// passes, each about a second per million entries (release build).
+    /// **Bounded memory.** The fold is kept in windows (`FoldWindow`), each
+    /// reserved once and reused: at most 196,607 record names (a quarter
+    /// over `windowSize` if that is fewer), each with its share's facts in
+    /// 64 bytes, in 20 MiB, and twice as many event ids, at most 196,607, in
+    /// 8 MiB, whatever the store's size; about 28 MiB in all (a revocation,
+    /// a second creation or a TTL end before any creation adds a small box
+    /// to its name). A store with more reads the log once per window: about
+    /// max(shares / min(windowSize, 157,286), events / 157,286) + 1 passes. The first pass
+    /// checks and decodes every entry; the later ones only read each
+    /// entry's id and facts in place, about a tenth of a second per million
+    /// entries (release build).
     /// Why not the alternatives: a scratch store, even one without cards,
     /// is a file outside the store that a crash leaves behind; a nested
     /// write transaction that is aborted holds the writer lock for the
@@ -34,7 +39,8 @@ extension ShareStore {
     /// still see. Cost: O(passes × log + derived entries × log n) time.
     ///
     /// - Parameters:
-    ///   - windowSize: record names folded at a time (at least 1).
+    ///   - windowSize: record names folded at a time (at least 1), at most
+    ///     what fits the budget (157,286 after a shrink, 196,607 at most).
     ///   - chunkSize: log entries read between two calls of `progress` (at
     ///     least 1).
     ///   - progress: called with the log entries read so far, counting

@@ -67,6 +67,13 @@ extension Verifier {
         let database = schema.pendingRedactions
         try txn.scan(database) { entry in
             let sequence = Key.integer(entry.key, as: UInt64.self)
+            // After the first pass, an entry whose bytes name no card of
+            // this window's is another window's (or the first pass's): it
+            // is decoded in full only when it may be this one's.
+            if let sequence, !firstPass {
+                let holder = try txn.withValue(forKey: Key.sequence(sequence), in: schema.log, FoldedEvent.cardHolder)
+                guard let holder = holder.flatMap({ $0 }), window.contains(holder) else { return .proceed }
+            }
             let owner = try sequence.flatMap { try recordName(ofCreationHoldingCardAt: $0, in: txn) }
             guard owner.map(window.contains) ?? firstPass else { return .proceed }
             countCompared()

@@ -7,9 +7,15 @@ import LMDB
 ///
 /// Every pass reads the whole log and folds the keys of the current
 /// windows; the first pass also checks the log itself (keys, gaps,
-/// decoding). Passes go on until both kinds of windows have covered their
-/// whole key space, so there are about max(shares / windowSize,
-/// events / (2 × windowSize)) + 1 of them.
+/// decoding), and the later ones read each entry's facts in place. Passes
+/// go on until both kinds of windows have covered their whole key space,
+/// so there are about max(shares / names a window, events / ids a window)
+/// + 1 of them; each window ends where its derived database's stored keys
+/// say it is full, so a consistent store needs no shrink.
+///
+/// Memory: the two windows reserve `nameBudget` + `eventBudget` (28 MiB)
+/// once and reuse it; a revocation, a second creation or a TTL end without
+/// a creation adds a small box to its name's fold.
 ///
 /// Each derived key, stored or implied, is compared once, by the window
 /// that owns it: the one whose range holds its record name or event id.
@@ -18,9 +24,20 @@ import LMDB
 struct Verifier {
     /// Event ids a window holds for each record name: a store logs about
     /// two events a share (its creation and its expiry), so both kinds of
-    /// window need about as many passes; an id and its sequence take a
-    /// small part of the memory of a share's fold.
+    /// window need about as many passes.
     static let eventsPerShare = 2
+    /// The memory of the windows, in bytes: 20 MiB of record names (262,144
+    /// buckets of 80 bytes: 157,286 names a window, or `windowSize` if
+    /// fewer) and 8 MiB of event ids (262,144 buckets of 32 bytes: 157,286
+    /// ids), reserved once.
+    ///
+    /// A trade of memory for passes over the log, measured at a million
+    /// events (BENCHMARKS.md, "The engine's hot paths"): 7 MiB in all made
+    /// verify 0.33x of C-LMDB's replay, 28 MiB 0.65x (with 18 MiB of RssAnon
+    /// growth), where the unbounded dictionaries it replaces grew 61.5 MiB
+    /// for 0.45x.
+    static let nameBudget = 20 << 20
+    static let eventBudget = 8 << 20
 
     let schema: Schema
     let windowSize: Int
@@ -44,25 +61,40 @@ struct Verifier {
         self.cancellation = cancellation
     }
 
+    /// The record names a window holds: `windowSize`, at most what fits
+    /// `nameBudget`.
+    static func nameCapacity(windowSize: Int) -> Int {
+        min(windowSize, FoldWindow<RecordName, ShareFold>.capacity(budget: nameBudget))
+    }
+
+    /// The event ids a window holds: `eventsPerShare` for each name of
+    /// `windowSize`, at most what fits `eventBudget`.
+    static func eventCapacity(windowSize: Int) -> Int {
+        let (wanted, overflow) = windowSize.multipliedReportingOverflow(by: eventsPerShare)
+        return min(overflow ? .max : wanted, FoldWindow<EventID, UInt64>.capacity(budget: eventBudget))
+    }
+
     /// The highest log position a trim removed: gaps up to it are expected.
     private var trimmedThrough: UInt64 = 0
 
     mutating func run(in txn: borrowing ReadTransaction) throws {
         trimmedThrough = try ShareProjection.counter(MetaKey.trimmedThrough, schema: schema, in: txn)
-        var shares: FoldWindow<RecordName, ShareFold>? = FoldWindow(from: nil, capacity: windowSize)
-        let (eventCapacity, overflow) = windowSize.multipliedReportingOverflow(by: Self.eventsPerShare)
-        var events: FoldWindow<EventID, UInt64>? = FoldWindow(from: nil, capacity: overflow ? .max : eventCapacity)
+        var shares: FoldWindow<RecordName, ShareFold>? = FoldWindow(from: nil, capacity: Self.nameCapacity(windowSize: windowSize))
+        var events: FoldWindow<EventID, UInt64>? = FoldWindow(from: nil, capacity: Self.eventCapacity(windowSize: windowSize))
         var firstPass = true
         while shares != nil || events != nil {
+            try presetEnd(of: &shares, from: schema.shares, in: txn)
+            try presetEnd(of: &events, from: schema.eventIndex, in: txn)
             try fold(into: &shares, &events, firstPass: firstPass, in: txn)
             if let window = events {
                 try compareEventIndex(with: window, in: txn)
-                events = window.next
             }
             if let window = shares {
                 try compareShares(with: window, firstPass: firstPass, in: txn)
-                shares = window.next
             }
+            // In place: the windows keep their storage from range to range.
+            if events?.advance() == false { events = nil }
+            if shares?.advance() == false { shares = nil }
             firstPass = false
         }
         try compareCounters(in: txn)
@@ -70,12 +102,40 @@ struct Verifier {
         try checkIdempotencyEntries(in: txn)
     }
 
+    /// Ends `window`'s range before the stored key `capacity` keys past its
+    /// start in `database`, the derived database keyed as it is. In a
+    /// consistent store the window then holds its `capacity` keys and never
+    /// shrinks; in a damaged one this is only a guess, and the shrink still
+    /// bounds it. No end when fewer keys are stored.
+    private func presetEnd<Key: FoldKey, Value>(
+        of window: inout FoldWindow<Key, Value>?, from database: Database, in txn: borrowing ReadTransaction
+    ) throws {
+        guard let range = window?.keyRange, let capacity = window?.capacity else { return }
+        var keysBefore = 0
+        var end: Key?
+        try txn.scan(database, in: range) { entry in
+            guard keysBefore == capacity else {
+                keysBefore += 1
+                return .proceed
+            }
+            end = Key(keyBytes: entry.key)
+            return end == nil ? .proceed : .stop
+        }
+        if let end { window?.preset(upperBound: end) }
+    }
+
     /// Reads the whole log once, folding every event into the windows.
+    /// The first pass checks and decodes each entry; the later ones skip
+    /// the entries it found corrupt and read the facts of the others in
+    /// place (`FoldedEvent(decoded:)`).
     private mutating func fold(
         into shares: inout FoldWindow<RecordName, ShareFold>?, _ events: inout FoldWindow<EventID, UInt64>?,
         firstPass: Bool, in txn: borrowing ReadTransaction
     ) throws {
         var expected: UInt64? = 1
+        // The corrupt entries, in log order, as the first pass found them.
+        var corrupt = report.corruptEvents.makeIterator()
+        var nextCorrupt = corrupt.next()?.position
         try txn.scan(schema.log) { entry in
             entriesRead += 1
             if entriesRead % chunkSize == 0 {
@@ -86,20 +146,29 @@ struct Verifier {
                 if firstPass { record(Mismatch(database: "log", key: Key.hex(entry.key), problem: "not an 8-byte log position")) }
                 return .proceed
             }
-            if firstPass { checkOrder(of: sequence, expected: &expected) }
-            let event: Event
-            do throws(EventDecodingError) { event = try EventCodec.decode(entry.value) } catch {
-                if firstPass { report.corruptEvents.append(CorruptEvent(position: sequence, reason: error.description)) }
+            let event: FoldedEvent
+            if firstPass {
+                checkOrder(of: sequence, expected: &expected)
+                do throws(EventDecodingError) { event = FoldedEvent(try EventCodec.decode(entry.value)) } catch {
+                    report.corruptEvents.append(CorruptEvent(position: sequence, reason: error.description))
+                    return .proceed
+                }
+                report.events += 1
+            } else if sequence == nextCorrupt {
+                nextCorrupt = corrupt.next()?.position
                 return .proceed
+            } else {
+                event = FoldedEvent(decoded: entry.value)
             }
-            if firstPass { report.events += 1 }
             // A later entry of the same id wins, as it does when projected.
             events?.fold(event.id, initial: sequence) { $0 = sequence }
             switch event.kind {
-            case .shareCreated(let created):
-                shares?.fold(created.recordName, initial: ShareFold()) { $0.add(created, id: event.id, at: sequence) }
-            case .shareExpired(let expired):
-                shares?.fold(expired.recordName, initial: ShareFold()) { $0.add(expired, id: event.id) }
+            case let .created(name, createdAt, expiresAt, holdsCard):
+                shares?.fold(name, initial: ShareFold()) {
+                    $0.add(creationAt: sequence, id: event.id, createdAt: createdAt, expiresAt: expiresAt, holdsCard: holdsCard)
+                }
+            case let .expired(name, at, reason):
+                shares?.fold(name, initial: ShareFold()) { $0.add(endAt: at, id: event.id, reason: reason) }
             case .unknown:
                 break
             }
@@ -125,7 +194,7 @@ struct Verifier {
         let database = schema.eventIndex
         try txn.scan(database, in: window.keyRange) { entry in
             report.entriesCompared += 1
-            guard let id = Self.eventID(entry.key), let sequence = window.values[id] else {
+            guard let id = EventID(keyBytes: entry.key), let sequence = window.values[id] else {
                 record(Mismatch(database: database.name, key: Key.hex(entry.key), problem: Mismatch.notImplied))
                 return .proceed
             }
@@ -175,13 +244,5 @@ struct Verifier {
             guard let left = stored.baseAddress, let right = bytes.baseAddress else { return true }
             return memcmp(left, right, bytes.count) == 0
         }
-    }
-
-    /// The event id an `eventIndex` key holds, or nil for another length.
-    private static func eventID(_ key: UnsafeRawBufferPointer) -> EventID? {
-        guard key.count == 24, let sequence = Key.integer(UnsafeRawBufferPointer(rebasing: key[16...]), as: UInt64.self) else {
-            return nil
-        }
-        return EventID(origin: ReplicaID(bytes: key[..<16]), counter: sequence)
     }
 }
