@@ -33,30 +33,47 @@ public enum EventCodec {
 
     /// The encoded form of `event`.
     public static func encode(_ event: Event) -> [UInt8] {
+        let size = encodedSize(of: event)
+        return [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            encode(event, into: UnsafeMutableRawBufferPointer(buffer))
+            count = size
+        }
+    }
+
+    /// The size of `event`'s encoded form, in bytes.
+    static func encodedSize(of event: Event) -> Int {
+        headerSize + shape(of: event.kind).payloadSize + trailerSize
+    }
+
+    /// Writes the encoded form of `event` into `buffer`, byte for byte what
+    /// `encode(_:)` returns, allocating nothing: how the log writes an
+    /// event straight into the space LMDB reserves for it.
+    ///
+    /// - Precondition: `buffer.count == encodedSize(of: event)`.
+    static func encode(_ event: Event, into buffer: UnsafeMutableRawBufferPointer) {
         let (code, flags, payloadSize) = shape(of: event.kind)
-        var writer = ByteWriter(capacity: headerSize + payloadSize + trailerSize)
+        precondition(buffer.count == headerSize + payloadSize + trailerSize, "the buffer is the event's encoded size")
+        var writer = BufferWriter(buffer)
         writer.write(formatVersion)
         writer.write(code)
         writer.write(flags)
-        writer.write(event.id.origin.bytes)
+        writer.write(event.id.origin)
         writer.write(event.id.counter)
         writer.write(UInt32(payloadSize))
         switch event.kind {
         case .shareCreated(let created):
-            writer.write(created.recordName.bytes)
+            writer.write(created.recordName)
             writer.write(created.createdAt.milliseconds)
             writer.write(created.expiresAt.milliseconds)
             if let vCard = created.vCard { writer.write(vCard) }
         case .shareExpired(let expired):
-            writer.write(expired.recordName.bytes)
+            writer.write(expired.recordName)
             writer.write(expired.at.milliseconds)
             writer.write(expired.reason.rawValue)
         case .unknown(_, _, let payload):
             writer.write(payload)
         }
-        let checksum = writer.bytes.withUnsafeBytes { CRC32.of($0) }
-        writer.write(checksum)
-        return writer.bytes
+        writer.write(CRC32.of(writer.written))
     }
 
     private static func shape(of kind: Event.Kind) -> (code: UInt8, flags: UInt8, payloadSize: Int) {

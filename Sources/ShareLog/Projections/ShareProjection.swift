@@ -93,7 +93,7 @@ struct ShareProjection {
     /// Forgets the state of `name`, a share that ended (a trim removes its
     /// log entries in the same transaction).
     mutating func forgetEnded(_ name: RecordName, in txn: borrowing WriteTransaction) throws {
-        guard try txn.delete(name.bytes, in: schema.shares) else { return }
+        guard try txn.delete(PackedKey(name: name), in: schema.shares) else { return }
         expiredDelta -= 1
     }
 
@@ -104,7 +104,7 @@ struct ShareProjection {
         guard var state = try state(of: name, in: txn) else {
             var state = ShareState(creation: creation)
             if holdsCard {
-                try txn.put(Key.pendingValue(creation), forKey: Key.expiry(creation.expiresAt, name), in: schema.expiry)
+                try txn.put(PackedKey(pendingValue: creation), forKey: PackedKey(expiresAt: creation.expiresAt, name: name), in: schema.expiry)
                 liveDelta += 1
             } else {
                 state.arrivedRedacted = true
@@ -118,7 +118,7 @@ struct ShareProjection {
             if holdsCard { try queueRedaction(at: position, in: txn) }
             return
         }
-        let pendingKey = state.creation.map { Key.expiry($0.expiresAt, name) }
+        let pendingKey = state.creation.map { PackedKey(expiresAt: $0.expiresAt, name: name) }
         let wasPending = try pendingKey.map { try txn.contains($0, in: schema.expiry) } ?? false
         // A tombstone, or a creation neither pending nor arrived redacted, has an end logged.
         let noEndLogged = wasPending || state.arrivedRedacted
@@ -128,7 +128,7 @@ struct ShareProjection {
         }
         if wasPending, let pendingKey { try txn.delete(pendingKey, in: schema.expiry) }
         if noEndLogged && holdsCard {
-            try txn.put(Key.pendingValue(creation), forKey: Key.expiry(creation.expiresAt, name), in: schema.expiry)
+            try txn.put(PackedKey(pendingValue: creation), forKey: PackedKey(expiresAt: creation.expiresAt, name: name), in: schema.expiry)
             if !wasPending {
                 liveDelta += 1
                 expiredDelta -= 1
@@ -223,20 +223,20 @@ struct ShareProjection {
     {
         if let end = state.end(at: now) { return end }
         guard let creation = state.creation else { return nil }
-        if try txn.contains(Key.expiry(creation.expiresAt, name), in: schema.expiry) { return nil }
+        if try txn.contains(PackedKey(expiresAt: creation.expiresAt, name: name), in: schema.expiry) { return nil }
         return (creation.expiresAt, .ttl)
     }
 
     /// The stored state of `name`.
     func state(of name: RecordName, in txn: borrowing Transaction<some TransactionAccess>) throws -> ShareState? {
-        let decoded = try txn.withValue(forKey: name.bytes, in: schema.shares) { bytes in ShareState(bytes) }
+        let decoded = try txn.withValue(forKey: PackedKey(name: name), in: schema.shares) { bytes in ShareState(bytes) }
         guard let decoded else { return nil }
         guard let state = decoded else { throw ShareLogError.corruptShare(name) }
         return state
     }
 
     private func store(_ state: ShareState, for name: RecordName, in txn: borrowing WriteTransaction) throws {
-        try txn.put(state.encoded(), forKey: name.bytes, in: schema.shares)
+        try txn.put(reservingCount: state.encodedSize, forKey: PackedKey(name: name), in: schema.shares) { state.encode(into: $0) }
     }
 
     private func adjustCounter(_ key: [UInt8], by delta: Int64, in txn: borrowing WriteTransaction) throws {

@@ -79,27 +79,46 @@ extension ShareState {
     /// (createdAt, expiresAt, origin, counter, log position), revocation
     /// (at, origin, counter), TTL end (at, origin, counter); big-endian.
     func encoded() -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: encodedSize) { buffer, count in
+            encode(into: UnsafeMutableRawBufferPointer(buffer))
+            count = encodedSize
+        }
+    }
+
+    /// The size of `encoded()`, in bytes.
+    var encodedSize: Int {
+        2 + (creation == nil ? 0 : Self.creationSize) + (revocation == nil ? 0 : Self.endSize) + (ttlEnd == nil ? 0 : Self.endSize)
+    }
+
+    /// Writes `encoded()` into `buffer`, allocating nothing: how the
+    /// projection stores a state straight into the space LMDB reserves.
+    ///
+    /// - Precondition: `buffer.count == encodedSize`.
+    func encode(into buffer: UnsafeMutableRawBufferPointer) {
+        precondition(buffer.count == encodedSize, "the buffer is the state's encoded size")
         var flags: UInt8 = 0
         if creation != nil { flags |= Flag.creation }
         if revocation != nil { flags |= Flag.revocation }
         if ttlEnd != nil { flags |= Flag.ttlEnd }
         if arrivedRedacted { flags |= Flag.arrivedRedacted }
-        var writer = ByteWriter(capacity: 2 + Self.creationSize + Self.endSize)
+        var writer = BufferWriter(buffer)
         writer.write(ShareState.formatVersion)
         writer.write(flags)
         if let creation {
             writer.write(creation.createdAt.milliseconds)
             writer.write(creation.expiresAt.milliseconds)
-            writer.write(creation.event.origin.bytes)
+            writer.write(creation.event.origin)
             writer.write(creation.event.counter)
             writer.write(creation.position)
         }
-        for end in [revocation, ttlEnd].compactMap({ $0 }) {
-            writer.write(end.at.milliseconds)
-            writer.write(end.event.origin.bytes)
-            writer.write(end.event.counter)
-        }
-        return writer.bytes
+        if let revocation { Self.write(revocation, to: &writer) }
+        if let ttlEnd { Self.write(ttlEnd, to: &writer) }
+    }
+
+    private static func write(_ end: End, to writer: inout BufferWriter) {
+        writer.write(end.at.milliseconds)
+        writer.write(end.event.origin)
+        writer.write(end.event.counter)
     }
 
     /// Decodes a stored state.

@@ -6,8 +6,9 @@ enum Key {
 
     static func event(_ id: EventID) -> [UInt8] { id.origin.bytes + bigEndian(id.counter) }
 
+    /// An `expiry` key: `PackedKey(expiresAt:name:)`'s bytes.
     static func expiry(_ expiresAt: Timestamp, _ name: RecordName) -> [UInt8] {
-        bigEndian(UInt64(clamping: max(expiresAt.milliseconds, 0))) + name.bytes
+        PackedKey(expiresAt: expiresAt, name: name).bytes
     }
 
     /// Every `expiry` key of a share due at `time` (`expiresAt <= time`):
@@ -30,7 +31,7 @@ enum Key {
     /// The `expiry` value of a pending share: its winning creation's log
     /// position and its exact `expiresAt`.
     static func pendingValue(_ creation: ShareState.Creation) -> [UInt8] {
-        bigEndian(creation.position) + bigEndian(creation.expiresAt.milliseconds)
+        PackedKey(pendingValue: creation).bytes
     }
 
     /// Reads an `expiry` entry into the pending share it lists.

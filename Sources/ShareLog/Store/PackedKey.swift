@@ -16,6 +16,27 @@ struct PackedKey: ContiguousBytes {
         append(id.counter)
     }
 
+    /// A record name's 16 bytes: its `shares` key.
+    init(name: RecordName) { append(name.uuid) }
+
+    /// An `expiry` key (`Key.expiry`): `expiresAt` in milliseconds,
+    /// big-endian and clamped at 0, then the record name.
+    init(expiresAt: Timestamp, name: RecordName) {
+        append(UInt64(clamping: max(expiresAt.milliseconds, 0)))
+        append(name.uuid)
+    }
+
+    /// The `expiry` value of a pending share (`Key.pendingValue`): its
+    /// winning creation's log position, then its exact `expiresAt`,
+    /// both big-endian.
+    init(pendingValue creation: ShareState.Creation) {
+        append(creation.position)
+        append(UInt64(bitPattern: creation.expiresAt.milliseconds))
+    }
+
+    /// The bytes, as an array.
+    var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
+
     private mutating func append(_ value: UInt64) {
         Swift.withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: value.bigEndian, toByteOffset: count, as: UInt64.self) }
         count += 8

@@ -15,14 +15,14 @@ extension ShareStore {
     @available(*, noasync, message: "use the async create from async code")
     public func create(vCard: [UInt8], ttl: Duration = ShareStore.defaultTTL) throws(ShareLogError) -> CreatedShare {
         let created = try prepareCreation(of: vCard, ttl: ttl)
-        try write { txn in _ = try self.appendLocal([.shareCreated(created)], in: txn) }
+        try write { txn in _ = try self.appendLocal(CollectionOfOne(.shareCreated(created)), in: txn) }
         return receipt(for: created)
     }
 
     /// The async form of `create`: suspends instead of blocking a thread.
     public func create(vCard: [UInt8], ttl: Duration = ShareStore.defaultTTL) async throws(ShareLogError) -> CreatedShare {
         let created = try prepareCreation(of: vCard, ttl: ttl)
-        try await write { txn in _ = try self.appendLocal([.shareCreated(created)], in: txn) }
+        try await write { txn in _ = try self.appendLocal(CollectionOfOne(.shareCreated(created)), in: txn) }
         return receipt(for: created)
     }
 
@@ -32,14 +32,14 @@ extension ShareStore {
     @available(*, noasync, message: "use the async create(vCards:) from async code")
     public func create(vCards: [[UInt8]], ttl: Duration = ShareStore.defaultTTL) throws(ShareLogError) -> [CreatedShare] {
         let batch = try vCards.map { vCard throws(ShareLogError) in try prepareCreation(of: vCard, ttl: ttl) }
-        try write { txn in _ = try self.appendLocal(batch.map { .shareCreated($0) }, in: txn) }
+        try write { txn in _ = try self.appendLocal(batch.lazy.map(Event.Kind.shareCreated), in: txn) }
         return batch.map(receipt(for:))
     }
 
     /// The async form of `create(vCards:ttl:)`: suspends instead of blocking a thread.
     public func create(vCards: [[UInt8]], ttl: Duration = ShareStore.defaultTTL) async throws(ShareLogError) -> [CreatedShare] {
         let batch = try vCards.map { vCard throws(ShareLogError) in try prepareCreation(of: vCard, ttl: ttl) }
-        try await write { txn in _ = try self.appendLocal(batch.map { .shareCreated($0) }, in: txn) }
+        try await write { txn in _ = try self.appendLocal(batch.lazy.map(Event.Kind.shareCreated), in: txn) }
         return batch.map(receipt(for:))
     }
 
@@ -55,9 +55,7 @@ extension ShareStore {
     }
 
     func receipt(for created: ShareCreated) -> CreatedShare {
-        CreatedShare(
-            recordName: created.recordName, createdAt: created.createdAt, expiresAt: created.expiresAt,
-            link: AppClipLinkBuilder(domain: options.linkDomain).link(for: .share(recordName: created.recordName.uuid)))
+        CreatedShare(recordName: created.recordName, createdAt: created.createdAt, expiresAt: created.expiresAt, linkDomain: options.linkDomain)
     }
 
     /// What the store knows of `name` at `time` (default: now).
@@ -134,7 +132,7 @@ extension ShareStore {
                 throw ShareLogError.expired(name, at: end.at, reason: end.reason)
             }
             let expired = ShareExpired(recordName: name, at: now, reason: .revoked)
-            try self.appendLocal([.shareExpired(expired)], in: txn)
+            try self.appendLocal(CollectionOfOne(.shareExpired(expired)), in: txn)
             return expired
         }
     }

@@ -316,21 +316,23 @@ public final class ShareStore: Sendable {
         }
     }
 
-    /// Logs events made by this replica and projects them, in `txn`.
+    /// Logs events made by this replica and projects them, in order, in `txn`.
+    ///
+    /// - Returns: the id the last of them was logged under; nil when
+    ///   `kinds` is empty.
     @discardableResult
-    func appendLocal(_ kinds: [Event.Kind], in txn: borrowing WriteTransaction) throws -> [Event] {
+    func appendLocal(_ kinds: some Sequence<Event.Kind>, in txn: borrowing WriteTransaction) throws -> EventID? {
         var local = try LocalLog(schema: schema, in: txn)
         var projection = self.projection
-        var events: [Event] = []
-        events.reserveCapacity(kinds.count)
+        var last: EventID?
         for kind in kinds {
             let (event, position) = try local.append(kind, in: txn)
             try projection.apply(event, at: position, in: txn)
-            events.append(event)
+            last = event.id
         }
         try local.finish(in: txn)
         try projection.finish(in: txn)
-        return events
+        return last
     }
 
     /// The position of the log's last entry (0 for an empty log), read

@@ -1,5 +1,4 @@
 import LMDB
-import ShareClip
 
 /// Uploads through the gateway's write API, made exactly once per
 /// `Idempotency-Key` (docs/HTTP.md "Exactly once").
@@ -35,8 +34,9 @@ extension ShareStore {
                 try self.record(claim, firstSeen: created.createdAt, creation: event, in: txn)
                 return .replayed(share)
             }
-            let logged = try self.appendLocal([.shareCreated(created)], in: txn)
-            try self.record(claim, firstSeen: created.createdAt, creation: logged[0].id, in: txn)
+            let creation = try self.appendLocal(CollectionOfOne(.shareCreated(created)), in: txn)
+            // One kind logged, so one id back.
+            try self.record(claim, firstSeen: created.createdAt, creation: creation!, in: txn)
             try Self.markUsed(claim.token, at: created.createdAt, in: self.schema.tokens, txn)
             return .created(self.receipt(for: created))
         }
@@ -76,9 +76,7 @@ extension ShareStore {
         _ name: RecordName, in txn: borrowing Transaction<some TransactionAccess>
     ) throws -> (share: CreatedShare, event: EventID)? {
         guard let creation = try projection.state(of: name, in: txn)?.creation else { return nil }
-        let share = CreatedShare(
-            recordName: name, createdAt: creation.createdAt, expiresAt: creation.expiresAt,
-            link: AppClipLinkBuilder(domain: options.linkDomain).link(for: .share(recordName: name.uuid)))
+        let share = CreatedShare(recordName: name, createdAt: creation.createdAt, expiresAt: creation.expiresAt, linkDomain: options.linkDomain)
         return (share, creation.event)
     }
 }
