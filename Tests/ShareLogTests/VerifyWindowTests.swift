@@ -18,24 +18,24 @@ import TestSupport
         let all = Self.names(23)
         var generator = SeededGenerator(seed: seed)
         for (capacity, bound) in [(1, 1), (4, 5)] {
-            var window: FoldWindow<RecordName, Int>? = FoldWindow(from: nil, capacity: capacity)
+            var window = FoldWindow<RecordName, Int>(from: nil, capacity: capacity)
             var held: [[RecordName]] = []
+            var advanced = true
             // A window that failed to advance would loop for ever: at most
             // one window per key.
-            while let current = window, held.count < all.count {
-                var folding = current
+            while advanced, held.count < all.count {
                 for name in all.shuffled(using: &generator) {
-                    folding.fold(name, initial: 0) { $0 += 1 }
+                    window.fold(name, initial: 0) { $0 += 1 }
                     // The bound: a quarter over capacity, then it shrinks.
-                    #expect(folding.values.count <= bound)
+                    #expect(window.values.count <= bound)
                 }
-                held.append(folding.values.keys.sorted(by: RecordName.precedes))
-                #expect(folding.values.values.allSatisfy { $0 == 1 })
-                window = folding.next
+                held.append(window.values.keys.sorted(by: RecordName.precedes))
+                #expect(window.values.values.allSatisfy { $0 == 1 })
+                advanced = window.advance()
             }
             // Every key in exactly one window, the windows in key order.
             #expect(held.flatMap { $0 } == all)
-            #expect(window == nil)
+            #expect(!advanced)
             if capacity == 1 { #expect(held.map(\.count) == Array(repeating: 1, count: 23)) }
         }
     }

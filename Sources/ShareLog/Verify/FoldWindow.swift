@@ -59,12 +59,6 @@ struct FoldWindow<Key: FoldKey, Value> {
         return buckets * Self.bucketBytes
     }
 
-    /// The window after this one, or nil when this one runs to the last key.
-    var next: FoldWindow? {
-        var next = self
-        return next.advance() ? next : nil
-    }
-
     /// Moves to the range after this one, empty, keeping the storage;
     /// false when this one runs to the last key.
     mutating func advance() -> Bool {
