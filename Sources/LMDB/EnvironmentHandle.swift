@@ -250,18 +250,30 @@ package final class EnvironmentHandle: @unchecked Sendable {
 
     /// Grows the map, by doublings up to `maxMapSize`, until at least
     /// `headroom` bytes lie past what committed snapshots use
-    /// (`mapExtent`); does nothing when they already do.
+    /// (`mapExtent`), when the disk has room for all of the growth; does
+    /// nothing when they already lie free.
     ///
+    /// A growth ahead of need must not take a nearly full disk's last
+    /// bytes, which only a write that fills the map may claim (and shrink
+    /// the map to, `reserveMap`): so it grows all the way or not at all.
+    ///
+    /// - Returns: false, with nothing changed, when the disk has no room
+    ///   for the growth.
     /// - Precondition: the calling thread holds no transaction of this
     ///   environment.
-    func growMap(leaving headroom: Int) throws(LMDBError) {
-        try withResizeExclusion { () throws(LMDBError) in
+    func growMap(leaving headroom: Int) throws(LMDBError) -> Bool {
+        try withResizeExclusion { () throws(LMDBError) -> Bool in
             let extent = mapExtent()
             var grown = extent.size
             while grown - extent.used < headroom, grown < options.maxMapSize { grown = min(grown * 2, options.maxMapSize) }
-            guard grown > extent.size else { return }
-            grown = max(grown, try mapFile?.size() ?? 0)
+            guard grown > extent.size else { return true }
+            if let mapFile {
+                let file = try mapFile.size()
+                guard grown - file <= mapFile.freeDiskBytes() ?? 0 else { return false }
+                grown = max(grown, file)
+            }
             try check(mdb_env_set_mapsize(pointer, grown), "mdb_env_set_mapsize(\(grown))")
+            return true
         }
     }
 
@@ -307,13 +319,13 @@ package final class EnvironmentHandle: @unchecked Sendable {
     /// read-write environment, no write transaction or resize in any.
     ///
     /// - Throws: `LMDBError.closed` once the handle has closed.
-    private func withResizeExclusion(_ body: () throws(LMDBError) -> Void) throws(LMDBError) {
-        try gate.withExclusive { () throws(LMDBError) in
+    private func withResizeExclusion<R>(_ body: () throws(LMDBError) -> R) throws(LMDBError) -> R {
+        try gate.withExclusive { () throws(LMDBError) -> R in
             if stage.load(ordering: .acquiring) == Stage.closed.rawValue {
                 throw LMDBError(code: LMDBError.closed.code, context: path)
             }
             guard let mapFile else { return try body() }
-            try mapFile.withExclusive(body)
+            return try mapFile.withExclusive(body)
         }
     }
 

@@ -60,6 +60,15 @@ final class MapFile: @unchecked Sendable {
     /// with `EBADF`).
     private var descriptor: Int32 { file?.raw ?? -1 }
 
+    /// Bytes the file system can still give the file (`fstatvfs`: the
+    /// blocks free to unprivileged users, so never more than the disk has);
+    /// nil when it cannot tell.
+    func freeDiskBytes() -> Int? {
+        var info = statvfs()
+        guard fstatvfs(descriptor, &info) == 0 else { return nil }
+        return Int(info.f_bavail) * Int(info.f_frsize)
+    }
+
     /// The file's size in bytes.
     func size() throws(LMDBError) -> Int {
         do throws(SystemError) {

@@ -12,10 +12,12 @@
 /// What it costs: a store whose data stopped growing never grows ahead,
 /// and one that grows does so at most one doubling earlier than a full
 /// map would have made it (the file, and its allocated blocks, follow the
-/// map). After the disk had no room for the map's blocks (the writer
-/// shrank the map to what fitted), it stops growing ahead until a write
-/// fills the map again, so that a nearly full disk is not asked for the
-/// same room before every commit.
+/// map). It grows only when the disk has room for the whole growth: the
+/// last bytes of a nearly full disk are for a write that fills the map,
+/// not for a guess. After the disk had no room (for a growth ahead, or for
+/// the map's blocks, when the writer shrank the map to what fitted), it
+/// stops growing ahead until a write fills the map again, so that a nearly
+/// full disk is not asked for the same room before every commit.
 ///
 /// Owned by the writer thread, between transactions.
 struct MapRunway {
@@ -27,13 +29,14 @@ struct MapRunway {
     private var heldByDisk = false
 
     /// Before a group's first attempt: grows the map if less than twice
-    /// the last advance lies free. A growth that fails is left to the
-    /// attempt, which meets the full map or disk as it would have anyway.
+    /// the last advance lies free and the disk has room for the growth. A
+    /// growth that fails is left to the attempt, which meets the full map
+    /// or disk as it would have anyway.
     mutating func prepare(_ environment: EnvironmentHandle) {
         let extent = environment.mapExtent()
         usedBefore = extent.used
         guard !heldByDisk, lastAdvance > 0, extent.size - extent.used < 2 * lastAdvance else { return }
-        try? environment.growMap(leaving: 2 * lastAdvance)
+        if (try? environment.growMap(leaving: 2 * lastAdvance)) == false { heldByDisk = true }
     }
 
     /// After the group committed: remembers how far it advanced the used extent.

@@ -37,6 +37,22 @@ struct FullDiskTests {
         return Int(info.st_blocks) * 512 >= Int(info.st_size)
     }
 
+    /// The writer grows the map ahead of a batch like the last one
+    /// (`MapRunway`), but never into a nearly full disk's last bytes: a
+    /// batch that fits the map commits there and leaves them free.
+    @Test func aGrowthAheadLeavesANearlyFullDisksLastBytesAlone() throws {
+        let disk = try TinyDisk(size: 4 << 20)
+        let env = try Environment.open(at: disk.appending("store"), databases: ["data"], options: Self.options())
+        let data = try env.database("data")
+        // About 100 pages of the 256 in the 1 MiB map: the next batch like
+        // it would want the map doubled, which takes 1 MiB more disk.
+        try Self.put(100, from: 0, in: env, data)
+        try disk.fill(leaving: 512 << 10)
+        try Self.put(60, from: 100, in: env, data)
+        #expect(try env.read { txn in try txn.count(in: data) } == 160)
+        #expect(disk.freeBytes >= 480 << 10, "\(disk.freeBytes) bytes left free")
+    }
+
     @Test func onAFullDiskAWriteThatFitsTheMapSucceedsAndOneThatNeedsMoreWritesNothing() throws {
         let disk = try TinyDisk(size: 4 << 20)
         let env = try Environment.open(at: disk.appending("store"), databases: ["data"], options: Self.options())
