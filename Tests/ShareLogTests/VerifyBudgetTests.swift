@@ -6,7 +6,7 @@ import TestSupport
 
 /// `verify`'s memory bound as arithmetic, not timing: a window reserves its
 /// storage once and never grows it, the default windows fit their stated
-/// 28 MiB, and a store with more names than one window still gets every
+/// 7 MiB, and a store with more names than one window still gets every
 /// difference reported, in its later window too.
 @Suite struct VerifyBudgetTests {
     static func randomName(_ generator: inout SeededGenerator) -> RecordName {
@@ -15,37 +15,41 @@ import TestSupport
 
     @Test func aWindowNeverGrowsItsStorageAndFitsItsBudget() {
         let budget = 4 << 10
-        var window = FoldWindow<RecordName, ShareFold>(from: nil, capacity: FoldWindow<RecordName, ShareFold>.capacity(budget: budget))
-        let reserved = window.values.capacity
-        #expect(reserved >= window.limit)
+        var window = NameWindow(capacity: budget / NameWindow.entryBytes)
+        let reserved = window.entries.capacity
         #expect(window.reservedBytes <= budget)
         var generator = SeededGenerator(seed: 7)
         var windows = 0
         repeat {
             windows += 1
-            for _ in 0..<4 * window.limit {
-                window.fold(Self.randomName(&generator), initial: ShareFold()) { _ in }
-                #expect(window.values.count <= window.limit)
+            for position in 0..<4 * window.capacity {
+                window.add(Self.randomName(&generator), at: UInt64(position))
+                #expect(window.entries.count <= window.capacity)
             }
-            #expect(window.values.capacity == reserved)
+            #expect(window.entries.capacity == reserved)
+            window.sort()
+            #expect(window.entries.capacity == reserved)
         } while window.advance() && windows < 3
         #expect(windows == 3)
     }
 
-    /// 262,144 buckets of 80 bytes (a 16-byte name and a 64-byte fold) are
-    /// 20 MiB; of 32 bytes (a 24-byte event id and a position), 8 MiB. A
-    /// table fills three quarters of its buckets, and a window keeps a fifth
-    /// of that for a shrink: 157,286 of each, or the window size if fewer.
-    @Test func theDefaultWindowsHoldTheirStatedCountsIn28MiB() {
-        #expect(MemoryLayout<ShareFold>.stride <= 64)
-        let names = FoldWindow<RecordName, ShareFold>(from: nil, capacity: Verifier.nameCapacity(windowSize: 150_000))
-        let events = FoldWindow<EventID, UInt64>(from: nil, capacity: Verifier.eventCapacity(windowSize: 150_000))
-        #expect(names.capacity == 150_000)
-        #expect(events.capacity == 157_286)
-        #expect(Verifier.nameCapacity(windowSize: 1_000_000) == 157_286)
-        #expect(names.reservedBytes <= Verifier.nameBudget)
-        #expect(events.reservedBytes <= Verifier.eventBudget)
-        #expect(Verifier.nameBudget + Verifier.eventBudget <= 28 << 20)
+    /// 6 MiB of 24-byte entries (a 16-byte name and a log position) are
+    /// 262,144 of them; 1 MiB of 32-byte buckets (a 24-byte event id and a
+    /// position) is 32,768 buckets, filled to three quarters, of which a
+    /// fifth is kept for a shrink: 19,660 suspect ids.
+    @Test func theDefaultWindowsHoldTheirStatedCountsIn7MiB() {
+        #expect(NameWindow.entryBytes == 24)
+        let capacity = Verifier.nameCapacity(windowSize: .max)
+        #expect(capacity == 262_144)
+        #expect(NameWindow(capacity: capacity).reservedBytes <= Verifier.nameBudget)
+        #expect(Verifier.suspectCapacity == 19_660)
+        #expect(FoldWindow<EventID, UInt64>(from: nil, capacity: Verifier.suspectCapacity).reservedBytes <= Verifier.suspectBudget)
+        #expect(Verifier.nameBudget + Verifier.suspectBudget <= 7 << 20)
+        // A million events, nine creations to one expiration: 900,000 names
+        // at 0.9 a logged event, 228,556 a window (262,144 × 0.9 × 31/32):
+        // four windows.
+        #expect(Verifier.namesPerWindow(windowSize: .max, capacity: capacity, names: 900_000, events: 1_000_000) == 228_556)
+        #expect(Verifier.namesPerWindow(windowSize: 3, capacity: Verifier.nameCapacity(windowSize: 3), names: 9, events: 16) == 3)
     }
 
     @Test func aStoreLargerThanOneWindowGetsItsLastKeysCompared() throws {
@@ -56,7 +60,7 @@ import TestSupport
             _ = try test.store.create(vCards: (start..<min(count, start + 10_000)).map(smallCard), ttl: .seconds(600))
         }
         // The largest name, which only the second window of names holds,
-        // and the largest event id, in the one window of ids.
+        // and the largest event id.
         let lastName = try VerifyTests.largest(\.shares, of: test)
         let lastEvent = try VerifyTests.largest(\.eventIndex, of: test)
         try VerifyTests.delete(lastName, in: \.shares, of: test)

@@ -237,7 +237,8 @@ int64_t cb_redis_key_count(cb_redis *store);
  * larger than `capacity` too: *size then holds its size). */
 int cb_redis_get(cb_redis *store, const uint8_t name[16], uint8_t *out, size_t capacity, size_t *size);
 
-/* The expiry measurement. Writes one key per card (new random names) with
+/* The expiry measurement. First makes the keys held durable
+ * (cb_redis_make_durable). Then writes one key per card (new random names) with
  * SET name card PX ttl in pipelined batches of `batch`, each batch's ttl
  * computed as it is sent so that every key falls due at one moment,
  * `delay_ms` after the first batch is sent (CLOCK_REALTIME, Redis's clock);

@@ -92,15 +92,30 @@ public enum EventCodec {
     /// - Throws: `EventDecodingError` saying what is wrong; never traps on
     ///   any input.
     public static func decode(_ bytes: UnsafeRawBufferPointer) throws(EventDecodingError) -> Event {
+        let payload = try check(bytes)
+        let id = EventID(
+            origin: ReplicaID(bytes: bytes[3..<19]),
+            counter: UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 19, as: UInt64.self)))
+        return Event(id: id, kind: kind(code: bytes[1], flags: bytes[2], checkedPayload: payload))
+    }
+
+    /// Decodes one event from an array.
+    public static func decode(_ bytes: [UInt8]) throws(EventDecodingError) -> Event {
+        let result = bytes.withUnsafeBytes { raw in Result { () throws(EventDecodingError) in try decode(raw) } }
+        return try result.get()
+    }
+
+    /// Checks everything `decode(_:)` checks, throwing the same error,
+    /// without building the event: no copy of the card. How `verify`
+    /// checks a log entry it reads the facts of in place.
+    ///
+    /// - Returns: the payload.
+    @discardableResult
+    static func check(_ bytes: UnsafeRawBufferPointer) throws(EventDecodingError) -> UnsafeRawBufferPointer {
         guard bytes.count >= headerSize + trailerSize else { throw .truncated(bytes.count) }
-        var reader = ByteReader(bytes)
-        let version = reader.read(UInt8.self)!
-        guard version == formatVersion else { throw .unsupportedVersion(version) }
-        let code = reader.read(UInt8.self)!
-        let flags = reader.read(UInt8.self)!
-        let origin = ReplicaID(bytes: reader.readSlice(16)!)
-        let sequence = reader.read(UInt64.self)!
-        let payloadSize = Int(reader.read(UInt32.self)!)
+        guard bytes[0] == formatVersion else { throw .unsupportedVersion(bytes[0]) }
+        let code = bytes[1], flags = bytes[2]
+        let payloadSize = Int(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: 27, as: UInt32.self)))
         guard payloadSize == bytes.count - headerSize - trailerSize else {
             throw .lengthMismatch(declared: payloadSize, actual: bytes.count - headerSize - trailerSize)
         }
@@ -116,39 +131,40 @@ public enum EventCodec {
         default: nil
         }
         if let definedFlags, flags & ~definedFlags != 0 { throw .undefinedFlags(kind: code, flags: flags) }
-        var payload = ByteReader(reader.readSlice(payloadSize)!)
-        let id = EventID(origin: origin, counter: sequence)
-        return Event(id: id, kind: try decodeKind(code: code, flags: flags, payload: &payload))
-    }
-
-    /// Decodes one event from an array.
-    public static func decode(_ bytes: [UInt8]) throws(EventDecodingError) -> Event {
-        let result = bytes.withUnsafeBytes { raw in Result { () throws(EventDecodingError) in try decode(raw) } }
-        return try result.get()
-    }
-
-    private static func decodeKind(code: UInt8, flags: UInt8, payload: inout ByteReader) throws(EventDecodingError) -> Event.Kind {
+        let payload = UnsafeRawBufferPointer(rebasing: bytes[headerSize..<headerSize + payloadSize])
         switch code {
         case KindCode.shareCreated:
-            guard let name = payload.readSlice(16), let createdAt = payload.read(Int64.self),
-                  let expiresAt = payload.read(Int64.self)
-            else { throw .malformedPayload("shareCreated needs 32 bytes before the vCard") }
-            let vCard = payload.readBytes(payload.remaining)!
-            let redacted = flags & redactedFlag != 0
-            guard !redacted || vCard.isEmpty else { throw .malformedPayload("a redacted shareCreated carries a vCard") }
-            return .shareCreated(ShareCreated(
-                recordName: RecordName(bytes: name), vCard: redacted ? nil : vCard,
-                createdAt: Timestamp(milliseconds: createdAt), expiresAt: Timestamp(milliseconds: expiresAt)))
-        case KindCode.shareExpired:
-            guard payload.remaining == 25, let name = payload.readSlice(16), let at = payload.read(Int64.self),
-                  let reasonCode = payload.read(UInt8.self)
-            else { throw .malformedPayload("shareExpired is 25 bytes") }
-            guard let reason = ExpiryReason(rawValue: reasonCode) else {
-                throw .malformedPayload("unknown expiry reason \(reasonCode)")
+            guard payload.count >= 32 else { throw .malformedPayload("shareCreated needs 32 bytes before the vCard") }
+            guard flags & redactedFlag == 0 || payload.count == 32 else {
+                throw .malformedPayload("a redacted shareCreated carries a vCard")
             }
-            return .shareExpired(ShareExpired(recordName: RecordName(bytes: name), at: Timestamp(milliseconds: at), reason: reason))
+        case KindCode.shareExpired:
+            guard payload.count == 25 else { throw .malformedPayload("shareExpired is 25 bytes") }
+            guard ExpiryReason(rawValue: payload[24]) != nil else {
+                throw .malformedPayload("unknown expiry reason \(payload[24])")
+            }
         default:
-            return .unknown(code: code, flags: flags, payload: payload.readBytes(payload.remaining)!)
+            break
+        }
+        return payload
+    }
+
+    /// The kind of an event whose payload `check(_:)` accepted.
+    private static func kind(code: UInt8, flags: UInt8, checkedPayload payload: UnsafeRawBufferPointer) -> Event.Kind {
+        var reader = ByteReader(payload)
+        switch code {
+        case KindCode.shareCreated:
+            let name = RecordName(bytes: reader.readSlice(16)!)
+            let createdAt = Timestamp(milliseconds: reader.read(Int64.self)!)
+            let expiresAt = Timestamp(milliseconds: reader.read(Int64.self)!)
+            let vCard = flags & redactedFlag != 0 ? nil : reader.readBytes(reader.remaining)!
+            return .shareCreated(ShareCreated(recordName: name, vCard: vCard, createdAt: createdAt, expiresAt: expiresAt))
+        case KindCode.shareExpired:
+            let name = RecordName(bytes: reader.readSlice(16)!)
+            let at = Timestamp(milliseconds: reader.read(Int64.self)!)
+            return .shareExpired(ShareExpired(recordName: name, at: at, reason: ExpiryReason(rawValue: reader.read(UInt8.self)!)!))
+        default:
+            return .unknown(code: code, flags: flags, payload: reader.readBytes(reader.remaining)!)
         }
     }
 

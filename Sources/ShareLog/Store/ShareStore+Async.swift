@@ -76,7 +76,7 @@ extension ShareStore {
     /// - Throws: `ShareLogError.cancelled` when the task is cancelled, at the next
     ///   chunk of the log read.
     public func verify(
-        windowSize: Int = 150_000, chunkSize: Int = 10_000, progress: (@Sendable (Int) -> Void)? = nil
+        windowSize: Int = .max, chunkSize: Int = 10_000, progress: (@Sendable (Int) -> Void)? = nil
     ) async throws(ShareLogError) -> VerificationReport {
         try await Self.cancellable { flag throws(ShareLogError) in
             try self.verify(windowSize: windowSize, chunkSize: chunkSize, progress: progress, cancellation: flag)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A key `verify` folds the log by: a record name or an event id, ordered
 /// as LMDB orders the key bytes a derived database stores it under.
 protocol FoldKey: Hashable {
@@ -20,6 +22,18 @@ extension Identifier {
             (UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self)),
              UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
         }
+    }
+}
+
+extension RecordName {
+    /// The name whose bytes are `halves`, two big-endian integers.
+    init(orderedHalves halves: (UInt64, UInt64)) {
+        var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &raw) { bytes in
+            bytes.storeBytes(of: halves.0.bigEndian, toByteOffset: 0, as: UInt64.self)
+            bytes.storeBytes(of: halves.1.bigEndian, toByteOffset: 8, as: UInt64.self)
+        }
+        self.init(uuid: UUID(uuid: raw))
     }
 }
 

@@ -102,6 +102,13 @@ struct FoldWindow<Key: FoldKey, Value> {
         change(&values[key, default: initial()])
     }
 
+    /// Changes `key`'s value when the window holds it; does nothing
+    /// otherwise.
+    mutating func refold(_ key: Key, _ change: (inout Value) -> Void) {
+        guard !values.isEmpty, let index = values.index(forKey: key) else { return }
+        change(&values.values[index])
+    }
+
     /// Keeps the `capacity` smallest of the keys held and `key`, and ends
     /// the range at the next.
     private mutating func shrink(adding key: Key) {

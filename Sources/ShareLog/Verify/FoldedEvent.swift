@@ -1,10 +1,10 @@
 /// What `verify` folds from one log entry: its id and its kind's facts,
-/// without the card.
+/// without the card, read in place.
 ///
-/// The first pass over the log decodes each entry in full (`EventCodec`,
-/// checksum and all); the later passes read the same entries, in the same
-/// snapshot, so they read these facts in place (`init(decoded:)`), with no
-/// checksum and no copy of the card.
+/// The first pass over the log checks each entry (`EventCodec.check`:
+/// the checksum and the layout, with no copy of the card); every read of
+/// an entry that passed, in the same snapshot, takes these facts at their
+/// offsets (`init(decoded:)`).
 struct FoldedEvent {
     enum Kind {
         case created(RecordName, createdAt: Timestamp, expiresAt: Timestamp, holdsCard: Bool)
@@ -15,22 +15,11 @@ struct FoldedEvent {
     let id: EventID
     let kind: Kind
 
-    init(_ event: Event) {
-        id = event.id
-        switch event.kind {
-        case .shareCreated(let created):
-            kind = .created(created.recordName, createdAt: created.createdAt, expiresAt: created.expiresAt, holdsCard: created.vCard != nil)
-        case .shareExpired(let expired):
-            kind = .expired(expired.recordName, at: expired.at, reason: expired.reason)
-        case .unknown:
-            kind = .unknown
-        }
-    }
-
     /// The facts of `bytes`, read at their offsets (docs/FORMAT.md, the
-    /// layout in `EventCodec`): the same as `init(EventCodec.decode(bytes))`.
+    /// layout in `EventCodec`): the same facts `EventCodec.decode(bytes)`
+    /// gives.
     ///
-    /// - Precondition: `bytes` decoded without error.
+    /// - Precondition: `bytes` passed `EventCodec.check`.
     init(decoded bytes: UnsafeRawBufferPointer) {
         let payload = EventCodec.headerSize
         id = EventID(origin: ReplicaID(bytes: bytes[3..<19]), counter: Self.integer(bytes, at: 19))

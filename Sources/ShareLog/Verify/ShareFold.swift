@@ -3,10 +3,10 @@
 /// `ShareProjection`, so that `verify` also catches a wrong projection rule.
 ///
 /// The fold holds no vCard bytes, only which logged creations still hold
-/// one. It is compact, because `verify` budgets its memory by it (64 bytes,
-/// `VerifyWindowTests` holds it to that): the common share, one creation
-/// and perhaps a TTL end, is held inline; a revocation, a second creation
-/// or a TTL end before any creation goes in a box that few names have.
+/// one. `verify` makes one per name as it compares the name, from the log
+/// entries its `NameWindow` lists. The common share, one creation and
+/// perhaps a TTL end, is held inline; a revocation, a second creation or a
+/// TTL end before any creation goes in a box that few names have.
 struct ShareFold {
     /// One logged `shareCreated` of the name.
     struct LoggedCreation {

@@ -17,17 +17,18 @@ extension ShareStore {
     /// through this process's memory as they do for `fetch`; swap and core
     /// dumps are outside the guarantee, see docs/ENGINE.md.)
     ///
-    /// **Bounded memory.** The fold is kept in windows (`FoldWindow`), each
-    /// reserved once and reused: at most 196,607 record names (a quarter
-    /// over `windowSize` if that is fewer), each with its share's facts in
-    /// 64 bytes, in 20 MiB, and twice as many event ids, at most 196,607, in
-    /// 8 MiB, whatever the store's size; about 28 MiB in all (a revocation,
-    /// a second creation or a TTL end before any creation adds a small box
-    /// to its name). A store with more reads the log once per window: about
-    /// max(shares / min(windowSize, 157,286), events / 157,286) + 1 passes. The first pass
-    /// checks and decodes every entry; the later ones only read each
-    /// entry's id and facts in place, about a tenth of a second per million
-    /// entries (release build).
+    /// **Bounded memory.** The fold is kept in a window of record names
+    /// (`NameWindow`), reserved once and reused: for each logged creation
+    /// and expiration of the window's names, the name and the log position,
+    /// 24 bytes, 262,144 of them in 6 MiB, whatever the store's size; the
+    /// events' facts are read again from the log, in place, when each name
+    /// is folded and compared. `eventIndex` needs no window: each log
+    /// entry's id is looked up in it, and only ids whose entry does not
+    /// name that log entry (none, in a consistent store) are kept, at most
+    /// 19,660 in 1 MiB. A store with more events than one window reads the
+    /// log once per window: a million events take four passes. The first
+    /// pass checks every entry (its checksum and layout, without copying
+    /// its card); the later ones only read each entry's name in place.
     /// Why not the alternatives: a scratch store, even one without cards,
     /// is a file outside the store that a crash leaves behind; a nested
     /// write transaction that is aborted holds the writer lock for the
@@ -39,15 +40,16 @@ extension ShareStore {
     /// still see. Cost: O(passes × log + derived entries × log n) time.
     ///
     /// - Parameters:
-    ///   - windowSize: record names folded at a time (at least 1), at most
-    ///     what fits the budget (157,286 after a shrink, 196,607 at most).
+    ///   - windowSize: record names folded at a time, and suspect ids kept
+    ///     (at least 1), at most what fits the budget; by default as many
+    ///     as fit. Smaller windows mean more passes over the log.
     ///   - chunkSize: log entries read between two calls of `progress` (at
     ///     least 1).
     ///   - progress: called with the log entries read so far, counting
     ///     each pass, and at the end of each pass.
     @available(*, noasync, message: "use the async verify from async code")
     public func verify(
-        windowSize: Int = 150_000, chunkSize: Int = 10_000, progress: ((Int) -> Void)? = nil
+        windowSize: Int = .max, chunkSize: Int = 10_000, progress: ((Int) -> Void)? = nil
     ) throws(ShareLogError) -> VerificationReport {
         try verify(windowSize: windowSize, chunkSize: chunkSize, progress: progress, cancellation: nil)
     }

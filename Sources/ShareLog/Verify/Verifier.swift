@@ -2,42 +2,41 @@ import Foundation
 import LMDB
 
 /// One run of `ShareStore.verify` over one read snapshot: folds the log
-/// into windows of record names and of event ids, held in memory, and
-/// compares each window with the stored derived databases and counters.
+/// by record name in windows (`NameWindow`) and compares each window with
+/// the stored derived databases and counters, and checks `eventIndex`
+/// entry by entry against the log.
 ///
-/// Every pass reads the whole log and folds the keys of the current
-/// windows; the first pass also checks the log itself (keys, gaps,
-/// decoding), and the later ones read each entry's facts in place. Passes
-/// go on until both kinds of windows have covered their whole key space,
-/// so there are about max(shares / names a window, events / ids a window)
-/// + 1 of them; each window ends where its derived database's stored keys
-/// say it is full, so a consistent store needs no shrink.
+/// Every pass reads the whole log and keeps the events of the current
+/// window's names; the first pass also checks the log itself (keys, gaps,
+/// decoding) and looks up each entry's id in `eventIndex`, and the later
+/// ones read each entry's name in place. Passes go on until the windows
+/// have covered every name: about (logged creations and expirations) /
+/// (the window's 262,144 entries) of them, and one more for a damaged
+/// `eventIndex` with more suspect ids than a window holds. Each window's
+/// range ends where `shares` says it holds about as many events as it has
+/// room for, so a consistent store needs no shrink.
 ///
-/// Memory: the two windows reserve `nameBudget` + `eventBudget` (28 MiB)
-/// once and reuse it; a revocation, a second creation or a TTL end without
-/// a creation adds a small box to its name's fold.
+/// Memory: the name window reserves `nameBudget` (6 MiB) once and reuses
+/// it, and the ids whose `eventIndex` entry did not name the log entry
+/// holding them (none, in a consistent store) are kept in at most
+/// `suspectBudget` (1 MiB); folding one name at a time adds that name's
+/// `ShareFold` for a moment.
 ///
 /// Each derived key, stored or implied, is compared once, by the window
 /// that owns it: the one whose range holds its record name or event id.
 /// A stored key that names none (the wrong length, a log entry that is no
 /// creation) belongs to the first pass.
 struct Verifier {
-    /// Event ids a window holds for each record name: a store logs about
-    /// two events a share (its creation and its expiry), so both kinds of
-    /// window need about as many passes.
-    static let eventsPerShare = 2
-    /// The memory of the windows, in bytes: 20 MiB of record names (262,144
-    /// buckets of 80 bytes: 157,286 names a window, or `windowSize` if
-    /// fewer) and 8 MiB of event ids (262,144 buckets of 32 bytes: 157,286
-    /// ids), reserved once.
+    /// The memory of the name window, in bytes: 262,144 entries of 24 bytes
+    /// (a record name and a log position), one for each logged event of
+    /// the window's names, reserved once.
     ///
     /// A trade of memory for passes over the log, measured at a million
-    /// events (BENCHMARKS.md, "The engine's hot paths"): 7 MiB in all made
-    /// verify 0.33x of C-LMDB's replay, 28 MiB 0.65x (with 18 MiB of RssAnon
-    /// growth), where the unbounded dictionaries it replaces grew 61.5 MiB
-    /// for 0.45x.
-    static let nameBudget = 20 << 20
-    static let eventBudget = 8 << 20
+    /// events (BENCHMARKS.md, "The engine's hot paths").
+    static let nameBudget = 6 << 20
+    /// The memory for ids whose `eventIndex` entry must be compared with
+    /// the log (`FoldWindow` buckets of 32 bytes: 19,660 ids a pass).
+    static let suspectBudget = 1 << 20
 
     let schema: Schema
     let windowSize: Int
@@ -61,40 +60,49 @@ struct Verifier {
         self.cancellation = cancellation
     }
 
-    /// The record names a window holds: `windowSize`, at most what fits
-    /// `nameBudget`.
+    /// The entries a name window holds: two events for each name of
+    /// `windowSize` (at least 16), at most what fits `nameBudget`.
     static func nameCapacity(windowSize: Int) -> Int {
-        min(windowSize, FoldWindow<RecordName, ShareFold>.capacity(budget: nameBudget))
+        let budget = nameBudget / NameWindow.entryBytes
+        return windowSize >= budget / 2 ? budget : max(16, windowSize * 2)
     }
 
-    /// The event ids a window holds: `eventsPerShare` for each name of
-    /// `windowSize`, at most what fits `eventBudget`.
-    static func eventCapacity(windowSize: Int) -> Int {
-        let (wanted, overflow) = windowSize.multipliedReportingOverflow(by: eventsPerShare)
-        return min(overflow ? .max : wanted, FoldWindow<EventID, UInt64>.capacity(budget: eventBudget))
+    /// The names a window's range is preset to hold: `windowSize`, at most
+    /// as many as `capacity` entries hold at the store's mean of logged
+    /// events per stored name, with a thirty-second to spare.
+    static func namesPerWindow(windowSize: Int, capacity: Int, names: Int, events: Int) -> Int {
+        let fitting = Double(capacity) * Double(names) / Double(max(events, names, 1)) * 31 / 32
+        return max(1, min(windowSize, Int(fitting)))
     }
+
+    /// The ids a suspect window holds.
+    static var suspectCapacity: Int { FoldWindow<EventID, UInt64>.capacity(budget: suspectBudget) }
 
     /// The highest log position a trim removed: gaps up to it are expected.
     private var trimmedThrough: UInt64 = 0
 
     mutating func run(in txn: borrowing ReadTransaction) throws {
         trimmedThrough = try ShareProjection.counter(MetaKey.trimmedThrough, schema: schema, in: txn)
-        var shares: FoldWindow<RecordName, ShareFold>? = FoldWindow(from: nil, capacity: Self.nameCapacity(windowSize: windowSize))
-        var events: FoldWindow<EventID, UInt64>? = FoldWindow(from: nil, capacity: Self.eventCapacity(windowSize: windowSize))
+        let capacity = Self.nameCapacity(windowSize: windowSize)
+        let namesPerWindow = Self.namesPerWindow(
+            windowSize: windowSize, capacity: capacity,
+            names: try txn.count(in: schema.shares), events: try txn.count(in: schema.log))
+        var names: NameWindow? = NameWindow(capacity: capacity)
+        var suspects: FoldWindow<EventID, UInt64>? = FoldWindow(from: nil, capacity: min(Self.suspectCapacity, windowSize))
         var firstPass = true
-        while shares != nil || events != nil {
-            try presetEnd(of: &shares, from: schema.shares, in: txn)
-            try presetEnd(of: &events, from: schema.eventIndex, in: txn)
-            try fold(into: &shares, &events, firstPass: firstPass, in: txn)
-            if let window = events {
+        while names != nil || suspects != nil {
+            try presetEnd(of: &names, holding: namesPerWindow, in: txn)
+            try fold(into: &names, &suspects, firstPass: firstPass, in: txn)
+            if let window = suspects {
                 try compareEventIndex(with: window, in: txn)
             }
-            if let window = shares {
+            names?.sort()
+            if let window = names {
                 try compareShares(with: window, firstPass: firstPass, in: txn)
             }
             // In place: the windows keep their storage from range to range.
-            if events?.advance() == false { events = nil }
-            if shares?.advance() == false { shares = nil }
+            if suspects?.advance() == false { suspects = nil }
+            if names?.advance() == false { names = nil }
             firstPass = false
         }
         try compareCounters(in: txn)
@@ -102,34 +110,33 @@ struct Verifier {
         try checkIdempotencyEntries(in: txn)
     }
 
-    /// Ends `window`'s range before the stored key `capacity` keys past its
-    /// start in `database`, the derived database keyed as it is. In a
-    /// consistent store the window then holds its `capacity` keys and never
-    /// shrinks; in a damaged one this is only a guess, and the shrink still
-    /// bounds it. No end when fewer keys are stored.
-    private func presetEnd<Key: FoldKey, Value>(
-        of window: inout FoldWindow<Key, Value>?, from database: Database, in txn: borrowing ReadTransaction
-    ) throws {
-        guard let range = window?.keyRange, let capacity = window?.capacity else { return }
+    /// Ends `window`'s range before the stored `shares` key `names` keys
+    /// past its start. In a consistent store the window then holds about
+    /// as many events as it has room for and never shrinks; in a damaged
+    /// one this is only a guess, and the shrink still bounds it. No end
+    /// when fewer keys are stored.
+    private func presetEnd(of window: inout NameWindow?, holding names: Int, in txn: borrowing ReadTransaction) throws {
+        guard let range = window?.keyRange else { return }
         var keysBefore = 0
-        var end: Key?
-        try txn.scan(database, in: range) { entry in
-            guard keysBefore == capacity else {
+        var end: RecordName?
+        try txn.scan(schema.shares, in: range) { entry in
+            guard keysBefore == names else {
                 keysBefore += 1
                 return .proceed
             }
-            end = Key(keyBytes: entry.key)
+            end = RecordName(keyBytes: entry.key)
             return end == nil ? .proceed : .stop
         }
         if let end { window?.preset(upperBound: end) }
     }
 
-    /// Reads the whole log once, folding every event into the windows.
-    /// The first pass checks and decodes each entry; the later ones skip
-    /// the entries it found corrupt and read the facts of the others in
-    /// place (`FoldedEvent(decoded:)`).
+    /// Reads the whole log once, keeping the events of the name window's
+    /// names and checking the suspect window's ids in `eventIndex`. The
+    /// first pass checks and decodes each entry; the later ones skip the
+    /// entries it found corrupt and read the others in place
+    /// (`FoldedEvent(decoded:)`).
     private mutating func fold(
-        into shares: inout FoldWindow<RecordName, ShareFold>?, _ events: inout FoldWindow<EventID, UInt64>?,
+        into names: inout NameWindow?, _ suspects: inout FoldWindow<EventID, UInt64>?,
         firstPass: Bool, in txn: borrowing ReadTransaction
     ) throws {
         var expected: UInt64? = 1
@@ -146,10 +153,9 @@ struct Verifier {
                 if firstPass { record(Mismatch(database: "log", key: Key.hex(entry.key), problem: "not an 8-byte log position")) }
                 return .proceed
             }
-            let event: FoldedEvent
             if firstPass {
                 checkOrder(of: sequence, expected: &expected)
-                do throws(EventDecodingError) { event = FoldedEvent(try EventCodec.decode(entry.value)) } catch {
+                do throws(EventDecodingError) { try EventCodec.check(entry.value) } catch {
                     report.corruptEvents.append(CorruptEvent(position: sequence, reason: error.description))
                     return .proceed
                 }
@@ -157,18 +163,14 @@ struct Verifier {
             } else if sequence == nextCorrupt {
                 nextCorrupt = corrupt.next()?.position
                 return .proceed
-            } else {
-                event = FoldedEvent(decoded: entry.value)
             }
-            // A later entry of the same id wins, as it does when projected.
-            events?.fold(event.id, initial: sequence) { $0 = sequence }
+            let event = FoldedEvent(decoded: entry.value)
+            if suspects != nil {
+                try checkIndexEntry(of: event.id, at: sequence, suspects: &suspects!, in: txn)
+            }
             switch event.kind {
-            case let .created(name, createdAt, expiresAt, holdsCard):
-                shares?.fold(name, initial: ShareFold()) {
-                    $0.add(creationAt: sequence, id: event.id, createdAt: createdAt, expiresAt: expiresAt, holdsCard: holdsCard)
-                }
-            case let .expired(name, at, reason):
-                shares?.fold(name, initial: ShareFold()) { $0.add(endAt: at, id: event.id, reason: reason) }
+            case .created(let name, _, _, _), .expired(let name, _, _):
+                names?.add(name, at: sequence)
             case .unknown:
                 break
             }
@@ -189,23 +191,6 @@ struct Verifier {
         expected = sequence < .max ? sequence + 1 : nil
     }
 
-    /// Compares `eventIndex` over the window's range of event ids.
-    private mutating func compareEventIndex(with window: FoldWindow<EventID, UInt64>, in txn: borrowing ReadTransaction) throws {
-        let database = schema.eventIndex
-        try txn.scan(database, in: window.keyRange) { entry in
-            report.entriesCompared += 1
-            guard let id = EventID(keyBytes: entry.key), let sequence = window.values[id] else {
-                record(Mismatch(database: database.name, key: Key.hex(entry.key), problem: Mismatch.notImplied))
-                return .proceed
-            }
-            if !Self.equal(entry.value, Key.sequence(sequence)) {
-                record(Mismatch(database: database.name, key: Key.hex(entry.key), problem: Mismatch.differs))
-            }
-            return .proceed
-        }
-        try expectStored(window.values.keys.lazy.map(\.keyBytes), in: database, txn)
-    }
-
     /// Compares the stored counters with the shares the windows counted.
     private mutating func compareCounters(in txn: borrowing ReadTransaction) throws {
         for (key, implied) in [(MetaKey.liveCount, impliedLive), (MetaKey.expiredCount, impliedExpired)] {
@@ -222,20 +207,12 @@ struct Verifier {
         }
     }
 
-    /// Records, in key order, each of the implied `keys` that `database`
-    /// lacks. (A key it holds was compared when it was read.)
-    mutating func expectStored(_ keys: some Sequence<[UInt8]>, in database: Database, _ txn: borrowing ReadTransaction) throws {
-        var missing: [[UInt8]] = []
-        for key in keys where try !txn.contains(key, in: database) { missing.append(key) }
-        for key in missing.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-            report.entriesCompared += 1
-            record(Mismatch(database: database.name, key: Key.hex(key), problem: Mismatch.missing))
-        }
-    }
-
     mutating func record(_ mismatch: Mismatch) { report.record(mismatch) }
 
     mutating func countCompared() { report.entriesCompared += 1 }
+
+    /// Counts mismatches found beyond those a buffer listed.
+    mutating func countUnlisted(_ count: Int) { report.unlistedMismatches += count }
 
     /// True when `stored` holds exactly `bytes`.
     static func equal(_ stored: UnsafeRawBufferPointer, _ bytes: [UInt8]) -> Bool {
