@@ -303,12 +303,17 @@ void cb_redis_stop(cb_redis *store) {
 
 const char *cb_redis_error(const cb_redis *store) { return store->error; }
 
-int cb_redis_make_durable(cb_redis *store) {
+int cb_redis_sync_files(cb_redis *store) {
     char aof[4200];
     snprintf(aof, sizeof aof, "%s/appendonlydir", store->directory);
     int rc = cb_fsync_directory(aof);
     if (rc == 0) rc = cb_fsync_directory(store->directory);
     if (rc != 0) return cb_redis_fail(store, "fsync of %s: %s", aof, strerror(rc));
+    return 0;
+}
+
+int cb_redis_make_durable(cb_redis *store) {
+    if (cb_redis_sync_files(store) != 0) return -1;
     redisReply *reply = redisCommand(store->main, "CONFIG SET appendfsync always");
     if (!reply || reply->type != REDIS_REPLY_STATUS) {
         return cb_redis_reply_fail(store, store->main, reply, "CONFIG SET appendfsync always");

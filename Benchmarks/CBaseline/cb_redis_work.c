@@ -219,9 +219,11 @@ int cb_redis_expire(cb_redis *store, const cb_cards *cards, size_t batch, int64_
     long long before, held;
     if (cb_redis_dbsize(store, &before) != 0) return -1;
     /* The keys held were written without fsync (up to a gigabyte at N=1M):
-     * sync them first, so that the sync after the due keys covers only
-     * those and fits their delay, which is sized by their count alone. */
-    if (cb_redis_make_durable(store) != 0) return -1;
+     * sync their files first, so that the sync after the due keys covers
+     * only those and fits their delay, which is sized by their count alone.
+     * appendfsync stays as it was: with `always`, each batch of due keys
+     * would wait for its own fsync. */
+    if (cb_redis_sync_files(store) != 0) return -1;
     int64_t due_ms = cb_redis_wall_ms() + delay_ms;
     if (write_due_keys(store, cards, batch, due_ms) != 0) return -1;
     if (cb_redis_make_durable(store) != 0) return -1;

@@ -197,7 +197,10 @@ void cb_redis_stop(cb_redis *store);
 /* The reason for the last failure of a call on `store`. */
 const char *cb_redis_error(const cb_redis *store);
 
-/* fsyncs the AOF's files, then sets appendfsync always: what a filled store
+/* fsyncs the AOF's files and the store's directory, appendfsync unchanged. */
+int cb_redis_sync_files(cb_redis *store);
+
+/* cb_redis_sync_files, then sets appendfsync always: what a filled store
  * does before a durable measurement. */
 int cb_redis_make_durable(cb_redis *store);
 
@@ -237,8 +240,8 @@ int64_t cb_redis_key_count(cb_redis *store);
  * larger than `capacity` too: *size then holds its size). */
 int cb_redis_get(cb_redis *store, const uint8_t name[16], uint8_t *out, size_t capacity, size_t *size);
 
-/* The expiry measurement. First makes the keys held durable
- * (cb_redis_make_durable). Then writes one key per card (new random names) with
+/* The expiry measurement. First syncs the keys held (cb_redis_sync_files).
+ * Then writes one key per card (new random names) with
  * SET name card PX ttl in pipelined batches of `batch`, each batch's ttl
  * computed as it is sent so that every key falls due at one moment,
  * `delay_ms` after the first batch is sent (CLOCK_REALTIME, Redis's clock);
