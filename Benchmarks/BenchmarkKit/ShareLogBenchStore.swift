@@ -19,6 +19,13 @@ final class ShareLogBenchStore: LoggedBenchStore {
         var options = ShareStore.Options()
         options.clock = clock
         options.environment.durability = durable ? .full : .noSync
+        // An experiment, as CB_LMDB_WRITEMAP is for the C baseline: keeps
+        // that many idle read transactions (docs/LMDB.md), so a read renews
+        // one instead of taking a reader slot under LMDB's mutex. Unset, the
+        // default (none), which every recorded run uses.
+        if let idle = ProcessInfo.processInfo.environment["SHARELOG_BENCH_IDLE_READS"].flatMap(Int.init) {
+            options.environment.idleReadTransactions = idle
+        }
         store = try ShareStore.open(at: path, creatingIfMissing: true, options: options)
         environment = try Environment.open(at: path, databases: ShareStore.databaseNames, options: options.environment)
     }
