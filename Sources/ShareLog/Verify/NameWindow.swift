@@ -38,12 +38,15 @@ struct NameWindow {
         }
     }
 
-    /// The events of one name, in log order.
+    /// The events of one name: their log positions, in log order.
     struct Group {
         let name: RecordName
-        let entries: ArraySlice<Entry>
+        let positions: LazyMapSequence<ArraySlice<Entry>, UInt64>
 
-        var positions: LazyMapSequence<ArraySlice<Entry>, UInt64> { entries.lazy.map(\.position) }
+        init(name: RecordName, entries: ArraySlice<Entry>) {
+            self.name = name
+            positions = entries.lazy.map(\.position)
+        }
     }
 
     /// The smallest name in range; nil from the first name on.

@@ -14,7 +14,7 @@ extension Verifier {
     ///
     /// Cost: one `eventIndex` lookup per log entry, in the first pass (and
     /// in a later one only when the suspects outgrew their window).
-    mutating func checkIndexEntry(
+    func checkIndexEntry(
         of id: EventID, at sequence: UInt64, suspects: inout FoldWindow<EventID, UInt64>, in txn: borrowing ReadTransaction
     ) throws {
         guard suspects.contains(id) else { return }
