@@ -126,7 +126,8 @@ enum ReferenceMessageReader {
             }
         case 15:  // error
             let code = try fields.number(2, "code")
-            guard (1...13).contains(code) else { throw .invalidValue(field: "code", value: code) }
+            // 1 to 14 but 12, retired (`identityChanged`) and refused.
+            guard (1...14).contains(code), code != 12 else { throw .invalidValue(field: "code", value: code) }
             fields.rest()
         default:  // 9 snapshotRequest, 14 heartbeat, 16 bye: empty
             break
