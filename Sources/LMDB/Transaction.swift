@@ -71,6 +71,7 @@ public struct Transaction<Access: TransactionAccess>: ~Copyable {
     }
 
     /// True when `key` is present.
+    @inlinable
     public func contains(_ key: some ContiguousBytes, in database: Database) throws -> Bool {
         try withValue(forKey: key, in: database) { _ in true } ?? false
     }

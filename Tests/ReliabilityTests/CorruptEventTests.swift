@@ -88,6 +88,33 @@ import SharePrimitives
         #expect(try store.fetch(names[3]) == .expired(at: Timestamp(milliseconds: 1_893_456_000_000), reason: .revoked))
     }
 
+    /// A fetch reads the card out of the share's creation entry: a damaged
+    /// entry is an error naming its sequence, never a card or a trap, and
+    /// the other shares still read.
+    @Test(arguments: [Damage.flippedByte, .truncated, .emptied, .newerVersion])
+    func fetchingAShareWhoseCreationIsDamagedReportsItsSequence(_ damage: Damage) throws {
+        let (fixture, names) = try store()
+        let (bytes, reason) = damage.apply(to: try fixture.rawEvent(at: 3))
+        try fixture.plant(bytes, atSequence: 3)
+        let error = #expect(throws: ShareLogError.self) { try fixture.store.fetch(names[2]) }
+        guard case .corruptEvent(3, .undecodable(let decoding))? = error else {
+            Issue.record("expected corruptEvent(3, undecodable), got \(String(describing: error))")
+            return
+        }
+        #expect(decoding.description == reason)
+        #expect(try fixture.store.share(names[1]).vCard == SampleCard.make(index: 1))
+    }
+
+    /// A share state names its creation's position; an entry there that is
+    /// not a creation (here the revocation, sequence 7, copied whole) is
+    /// reported as such.
+    @Test func fetchingAShareWhoseCreationIsAnotherEventReportsIt() throws {
+        let (fixture, names) = try store()
+        try fixture.plant(try fixture.rawEvent(at: 7), atSequence: 3)
+        let error = #expect(throws: ShareLogError.self) { try fixture.store.fetch(names[2]) }
+        #expect(error == .corruptEvent(position: 3, reason: .notACreation))
+    }
+
     @Test func compactingADamagedCreationReportsItsSequence() throws {
         let (fixture, _) = try store()
         // Sequence 4 holds the revoked share's creation, queued for redaction.

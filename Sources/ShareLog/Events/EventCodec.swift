@@ -149,6 +149,29 @@ public enum EventCodec {
         return payload
     }
 
+    /// What a log entry holds of a share's card.
+    enum CardLookup {
+        /// A `shareCreated` with its card: the card's bytes, valid as long
+        /// as the entry's.
+        case card(UnsafeRawBufferPointer)
+        /// A `shareCreated` whose card was redacted.
+        case redacted
+        /// Another kind of event.
+        case notACreation
+    }
+
+    /// The card of the `shareCreated` `bytes` encodes, checked as
+    /// `decode(_:)` checks it but without building the event: how a fetch
+    /// copies a card once, straight out of the log entry.
+    ///
+    /// - Throws: what `decode(_:)` throws for `bytes`.
+    static func card(in bytes: UnsafeRawBufferPointer) throws(EventDecodingError) -> CardLookup {
+        let payload = try check(bytes)
+        guard bytes[1] == KindCode.shareCreated else { return .notACreation }
+        if bytes[2] & redactedFlag != 0 { return .redacted }
+        return .card(UnsafeRawBufferPointer(rebasing: payload[32...]))
+    }
+
     /// The kind of an event whose payload `check(_:)` accepted.
     private static func kind(code: UInt8, flags: UInt8, checkedPayload payload: UnsafeRawBufferPointer) -> Event.Kind {
         var reader = ByteReader(payload)

@@ -58,7 +58,7 @@ struct EventLog {
 
     /// Decodes the entry at `sequence`.
     func event(at sequence: UInt64, in txn: borrowing Transaction<some TransactionAccess>) throws -> Event? {
-        let decoded = try txn.withValue(forKey: Key.sequence(sequence), in: schema.log) { bytes in
+        let decoded = try txn.withValue(forKey: PackedKey(position: sequence), in: schema.log) { bytes in
             Result { () throws(EventDecodingError) in try EventCodec.decode(bytes) }
         }
         return try decoded.map { result in
@@ -67,15 +67,27 @@ struct EventLog {
     }
 
     /// The card of the `shareCreated` at `position`; nil once redacted.
+    /// The entry is checked whole, and only the card is copied out of it.
     ///
     /// - Throws: `ShareLogError.corruptEvent` when the entry does not
     ///   decode, is missing, or is not a `shareCreated`: a share state
     ///   names only creations.
     func card(at position: UInt64, in txn: borrowing Transaction<some TransactionAccess>) throws -> [UInt8]? {
-        guard case .shareCreated(let created)? = try event(at: position, in: txn)?.kind else {
-            throw ShareLogError.corruptEvent(position: position, reason: .notACreation)
+        let found = try txn.withValue(forKey: PackedKey(position: position), in: schema.log) { bytes in
+            Result { () throws(ShareLogError) -> [UInt8]? in
+                let lookup: EventCodec.CardLookup
+                do throws(EventDecodingError) { lookup = try EventCodec.card(in: bytes) } catch {
+                    throw .corruptEvent(position: position, reason: .undecodable(error))
+                }
+                switch lookup {
+                case .card(let card): return Array(card)
+                case .redacted: return nil
+                case .notACreation: throw .corruptEvent(position: position, reason: .notACreation)
+                }
+            }
         }
-        return created.vCard
+        guard let found else { throw ShareLogError.corruptEvent(position: position, reason: .notACreation) }
+        return try found.get()
     }
 
     /// Entries after `sequence`, in order, up to `limit` entries or about

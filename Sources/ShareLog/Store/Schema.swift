@@ -16,7 +16,12 @@ import LMDB
 /// | cursors | peer replica (16) | peer epoch (16) + position in the peer's log (8); written by sync |
 /// | tokens | token id (8) | `StoredToken` bytes; primary |
 /// | idempotency | token id (8) + SHA-256 of an Idempotency-Key (32) | `IdempotencyEntry` bytes; primary |
-struct Schema: Sendable {
+///
+/// A class, so that the `EventLog` and `ShareProjection` every operation
+/// makes share one reference: as a struct, each copy retained the nine
+/// databases' names, a tenth of a fetch's own time (BENCHMARKS.md, "The
+/// third round").
+final class Schema: Sendable {
     /// The store format this build writes and reads.
     static let version: UInt32 = 3
 
