@@ -71,6 +71,11 @@ int cb_appender_begin(cb_appender *appender, MDB_txn *txn, const cb_schema *sche
  * *position. Projects nothing. */
 int cb_append_local(cb_appender *appender, cb_event *event, uint64_t *position);
 
+/* Appends `event`, whose id the caller gave it, after the last log entry
+ * (MDB_APPEND) at *position, counting nothing: a TTL end, whose id is the
+ * same on every replica (origin the record name, counter 0; docs/FORMAT.md). */
+int cb_append_identified(cb_appender *appender, const cb_event *event, uint64_t *position);
+
 /* Writes the origin counter (when an event was appended) and the fold's
  * counters; call once, before the commit. */
 int cb_appender_finish(cb_appender *appender);

@@ -240,9 +240,16 @@ int cb_appender_begin(cb_appender *appender, MDB_txn *txn, const cb_schema *sche
 }
 
 int cb_append_local(cb_appender *appender, cb_event *event, uint64_t *position) {
-    if (appender->origin_sequence == UINT64_MAX || appender->position == UINT64_MAX) return MDB_CORRUPTED;
+    if (appender->origin_sequence == UINT64_MAX) return MDB_CORRUPTED;
     memcpy(event->origin, appender->replica, 16);
     event->sequence = appender->origin_sequence + 1;
+    int rc = cb_append_identified(appender, event, position);
+    if (rc == 0) appender->origin_sequence++;
+    return rc;
+}
+
+int cb_append_identified(cb_appender *appender, const cb_event *event, uint64_t *position) {
+    if (appender->position == UINT64_MAX) return MDB_CORRUPTED;
     uint8_t key[8];
     cb_put_be64(key, appender->position + 1);
     MDB_val k = val(key, 8), v = val(NULL, cb_event_size(event));
@@ -250,7 +257,6 @@ int cb_append_local(cb_appender *appender, cb_event *event, uint64_t *position) 
     if (rc != 0) return rc;
     cb_event_encode(event, v.mv_data);
     *position = ++appender->position;
-    appender->origin_sequence++;
     return 0;
 }
 

@@ -92,9 +92,11 @@ cb_lmdb *cb_lmdb_open(const char *directory, int durable, char *error, size_t er
     }
     /* The experiments of BENCHMARKS.md that open the baseline with the flags
      * ShareLog's LMDB module uses: CB_LMDB_WRITEMAP set adds MDB_WRITEMAP,
-     * CB_LMDB_NORDAHEAD set adds MDB_NORDAHEAD ("The engine's hot paths"). */
+     * CB_LMDB_NORDAHEAD set adds MDB_NORDAHEAD, CB_LMDB_NOTLS set adds
+     * MDB_NOTLS, so that each read transaction takes a reader slot under
+     * the reader table's mutex as ShareLog's do ("The engine's hot paths"). */
     unsigned int flags = (durable ? 0 : MDB_NOSYNC) | (getenv("CB_LMDB_WRITEMAP") ? MDB_WRITEMAP : 0) |
-                         (getenv("CB_LMDB_NORDAHEAD") ? MDB_NORDAHEAD : 0);
+                         (getenv("CB_LMDB_NORDAHEAD") ? MDB_NORDAHEAD : 0) | (getenv("CB_LMDB_NOTLS") ? MDB_NOTLS : 0);
     int rc = cb_schema_open(directory, flags, 1, &store->env, &store->schema);
     if (rc == 0 && (rc = initialise(store)) != 0) mdb_env_close(store->env);
     if (rc != 0) {

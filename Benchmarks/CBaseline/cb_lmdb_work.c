@@ -189,9 +189,13 @@ static int expire_due(cb_appender *appender, MDB_cursor *cursor, const MDB_val *
     cb_event event = {.kind = CB_KIND_EXPIRED, .at = (int64_t)cb_get_be64((uint8_t *)v->mv_data + 8),
                       .reason = CB_REASON_TTL};
     memcpy(event.name, (uint8_t *)k->mv_data + 8, 16);
+    /* The TTL end's id, as ShareStore.sweep logs it (EventID.ttlEnd(of:)):
+     * the record name as origin, counter 0. */
+    memcpy(event.origin, event.name, 16);
+    event.sequence = 0;
     uint64_t position;
     int holds;
-    int rc = cb_append_local(appender, &event, &position);
+    int rc = cb_append_identified(appender, &event, &position);
     if (rc == 0) rc = cb_index_event(fold, &event, position);
     if (rc == 0) rc = cb_creation_holds_card(fold->txn, fold->log, creation, event.name, &holds);
     if (rc != 0) return rc;

@@ -116,6 +116,12 @@ import TestTraits
         let first = try #require(recordNames.first), last = try #require(recordNames.last)
         let now = Timestamp(milliseconds: 1_800_000_000_000)
         #expect(try shareLog.fetch(first, at: now) == .expired(at: Timestamp(milliseconds: 1_800_086_400_000), reason: .ttl))
+        // Its sweep logged the five TTL ends under the id docs/FORMAT.md
+        // gives one on every replica: the record name as origin, counter 0.
+        let ends = try shareLog.events(after: 0).map(\.event).filter { event in
+            if case .shareExpired = event.kind { true } else { false }
+        }
+        #expect(Set(ends.map(\.id)) == Set(recordNames.prefix(5).map { EventID(origin: ReplicaID(uuid: $0.uuid), counter: 0) }))
         #expect(try shareLog.fetch(last, at: now) == .live(Share(
             recordName: last, vCard: deck.card(19), createdAt: now, expiresAt: Timestamp(milliseconds: 1_802_592_000_000))))
     }

@@ -97,7 +97,8 @@ int cb_lmdb_fetch(cb_lmdb *store, const uint8_t *names, size_t count, int thread
 /* Expires every share due at now_ms as ShareStore.sweep does: batches of
  * `batch` shares, one durable transaction each, walking the expiry index
  * from its start with a cursor. Per share: a shareExpired(ttl) at its
- * expiresAt in the log and eventIndex, its creation's log entry checked
+ * expiresAt, under the TTL end's id (the record name as origin, counter
+ * 0), in the log and eventIndex, its creation's log entry checked
  * and queued in pendingRedactions, its expiry entry deleted; `shares` is
  * not touched. */
 int cb_lmdb_sweep(cb_lmdb *store, int64_t now_ms, size_t batch, uint64_t *expired, uint64_t *elapsed_ns);
