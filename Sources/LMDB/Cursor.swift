@@ -39,8 +39,9 @@ public struct Cursor<Access: TransactionAccess>: ~Copyable {
         try seek(key, MDB_SET_KEY)
     }
 
-    /// The first entry of `range`, which may lie past its upper bound.
-    func seekFirst(in range: KeyRange) throws -> CursorEntry? {
+    /// The first entry of `range`, which may lie past its upper bound
+    /// (`KeyRange.isBelowUpperBound` tells).
+    public func seekFirst(in range: KeyRange) throws -> CursorEntry? {
         // No key is empty, so an empty lower bound is the start.
         guard let lower = range.lowerBound, !lower.isEmpty else { return try first() }
         return try seek(atLeast: lower)

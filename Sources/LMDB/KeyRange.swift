@@ -38,8 +38,9 @@ public struct KeyRange: Sendable, Equatable {
         KeyRange(lowerBound: nil, upperBound: upper, includesUpperBound: true)
     }
 
-    /// True when `key` lies at or below the upper bound.
-    func isBelowUpperBound(_ key: UnsafeRawBufferPointer) -> Bool {
+    /// True when `key` lies at or below the upper bound: how a walk that
+    /// began at `Cursor.seekFirst(in:)` knows it is still in the range.
+    public func isBelowUpperBound(_ key: UnsafeRawBufferPointer) -> Bool {
         guard let upperBound else { return true }
         let order = compareKeys(key, upperBound)
         return order < 0 || (order == 0 && includesUpperBound)

@@ -131,17 +131,9 @@ public struct Transaction<Access: TransactionAccess>: ~Copyable {
         }
     }
 
-    /// Checks `key`'s size and lends it to `body` as an `MDB_val`.
-    func withKey<R>(_ key: some ContiguousBytes, _ body: (inout MDB_val) throws -> R) throws -> R {
-        try key.withUnsafeBytes { bytes in
-            var value = try checkedKey(bytes)
-            return try body(&value)
-        }
-    }
-
     /// `key` as an `MDB_val`, once its size is checked: not empty and at
     /// most `maxKeySize`.
-    private func checkedKey(_ key: UnsafeRawBufferPointer) throws(LMDBError) -> MDB_val {
+    func checkedKey(_ key: UnsafeRawBufferPointer) throws(LMDBError) -> MDB_val {
         guard key.count > 0, key.count <= maxKeySize else {
             throw LMDBError(code: LMDBError.badKeySize.code, context: "key of \(key.count) bytes (maximum \(maxKeySize))")
         }

@@ -197,9 +197,16 @@ public enum EventCodec {
     /// `verify` and reads check the whole entry). Nil for any other event.
     static func creationHoldsCard(_ bytes: UnsafeRawBufferPointer, of name: RecordName) -> Bool? {
         let nameOffset = headerSize
-        guard bytes.count >= nameOffset + 16, bytes[1] == KindCode.shareCreated,
-              withUnsafeBytes(of: name.uuid.uuid, { $0.elementsEqual(bytes[nameOffset..<nameOffset + 16]) })
-        else { return nil }
+        guard bytes.count >= nameOffset + 16, bytes[1] == KindCode.shareCreated else { return nil }
+        // Two words each, rather than a generic elementsEqual over a slice:
+        // a sweep asks this once a share.
+        let stored = (
+            bytes.loadUnaligned(fromByteOffset: nameOffset, as: UInt64.self),
+            bytes.loadUnaligned(fromByteOffset: nameOffset + 8, as: UInt64.self))
+        let expected = withUnsafeBytes(of: name.uuid.uuid) {
+            ($0.loadUnaligned(fromByteOffset: 0, as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        }
+        guard stored == expected else { return nil }
         return bytes[2] & redactedFlag == 0
     }
 }

@@ -41,28 +41,37 @@ extension ShareStore {
         while true {
             try cancellation?.check()
             let batch = try write { txn -> (expired: Int, visited: Int) in
-                var due: [PendingShare] = []
-                let visited = try txn.scan(self.schema.expiry, in: dueKeys) { entry in
-                    guard let pending = Key.pendingShare(key: entry.key, value: entry.value) else {
-                        throw ShareLogError.corruptKey(
-                            database: "expiry", key: Array(entry.key),
-                            reason: "not an expiry time (8 bytes, at most Int64.max) and a record name (16 bytes), "
-                                + "with a log position and that same time as its value (16 bytes)")
-                    }
-                    guard pending.expiresAt <= now else { return .proceed }
-                    due.append(pending)
-                    return due.count < batchSize ? .proceed : .stop
-                }
                 var local = try LocalLog(schema: self.schema, in: txn)
                 var projection = self.projection
-                for pending in due {
-                    let expired = ShareExpired(recordName: pending.name, at: pending.expiresAt, reason: .ttl)
-                    let event = Event(id: .ttlEnd(of: pending.name), kind: .shareExpired(expired))
-                    let position = try local.append(identified: event, in: txn)
-                    try projection.applyTTLEnd(event.id, at: position, of: pending, in: txn)
+                let done = try txn.withCursor(on: self.schema.expiry) { cursor -> (expired: Int, visited: Int) in
+                    var done = (expired: 0, visited: 0)
+                    var entry = try cursor.seekFirst(in: dueKeys)
+                    while done.expired < batchSize, let current = entry, dueKeys.isBelowUpperBound(current.key) {
+                        done.visited += 1
+                        guard let pending = Key.pendingShare(key: current.key, value: current.value) else {
+                            throw ShareLogError.corruptKey(
+                                database: "expiry", key: Array(current.key),
+                                reason: "not an expiry time (8 bytes, at most Int64.max) and a record name (16 bytes), "
+                                    + "with a log position and that same time as its value (16 bytes)")
+                        }
+                        guard pending.expiresAt <= now else {
+                            entry = try cursor.next()
+                            continue
+                        }
+                        let expired = ShareExpired(recordName: pending.name, at: pending.expiresAt, reason: .ttl)
+                        let event = Event(id: .ttlEnd(of: pending.name), kind: .shareExpired(expired))
+                        let position = try local.append(identified: event, in: txn)
+                        try projection.applyTTLEnd(event.id, at: position, of: pending, in: txn)
+                        // Deleted at the cursor, like C-LMDB's sweep: no
+                        // second descent of the tree to find the entry.
+                        try cursor.deleteCurrent()
+                        done.expired += 1
+                        entry = try cursor.next()
+                    }
+                    return done
                 }
                 try projection.finish(in: txn)
-                return (due.count, visited)
+                return done
             }
             report.expired += batch.expired
             report.keysVisited += batch.visited

@@ -53,7 +53,8 @@ struct ShareProjection {
     /// Records the TTL end of a share the caller found pending in `expiry`,
     /// logged at `position`: the same outcome as `apply`, without reading
     /// the share's state (a pending share has a creation, so its TTL end
-    /// changes nothing in `shares`).
+    /// changes nothing in `shares`), and without removing the share's
+    /// `expiry` entry, which the caller deletes at the cursor that found it.
     ///
     /// - Throws: `ShareLogError.corruptKey` when the entry names a log
     ///   position that holds no creation of the share: a damaged index
@@ -62,10 +63,10 @@ struct ShareProjection {
         try index(id, at: position, in: txn)
         guard let holdsCard = try creationHoldsCard(at: pending.creationPosition, of: pending.name, in: txn) else {
             throw ShareLogError.corruptKey(
-                database: "expiry", key: pending.key,
+                database: "expiry", key: pending.key.bytes,
                 reason: "no pending share \(pending.name) was created at log position \(pending.creationPosition)")
         }
-        try endPending(pending, holdingCard: holdsCard, in: txn)
+        try retire(pending, holdingCard: holdsCard, in: txn)
     }
 
     /// Adds `id` to `eventIndex`.
@@ -172,9 +173,8 @@ struct ShareProjection {
         }
         if changed { try store(state, for: name, in: txn) }
         guard let creation = state.creation else { return }
-        let key = Key.expiry(creation.expiresAt, name)
-        if try txn.contains(key, in: schema.expiry) {
-            let pending = PendingShare(key: key, name: name, creationPosition: creation.position, expiresAt: creation.expiresAt)
+        let pending = PendingShare(name: name, creationPosition: creation.position, expiresAt: creation.expiresAt)
+        if try txn.contains(pending.key, in: schema.expiry) {
             try endPending(pending, holdingCard: holdsCard(at: creation.position, of: name, in: txn), in: txn)
         }
     }
@@ -184,6 +184,13 @@ struct ShareProjection {
     /// of live.
     private mutating func endPending(_ pending: PendingShare, holdingCard: Bool, in txn: borrowing WriteTransaction) throws {
         try txn.delete(pending.key, in: schema.expiry)
+        try retire(pending, holdingCard: holdingCard, in: txn)
+    }
+
+    /// What ending a pending share does besides removing its `expiry`
+    /// entry: its card queued for redaction, if its creation's entry still
+    /// holds it, and the share counted expired instead of live.
+    private mutating func retire(_ pending: PendingShare, holdingCard: Bool, in txn: borrowing WriteTransaction) throws {
         if holdingCard { try queueRedaction(at: pending.creationPosition, in: txn) }
         liveDelta -= 1
         expiredDelta += 1

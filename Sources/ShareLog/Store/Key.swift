@@ -44,7 +44,7 @@ enum Key {
               let milliseconds = integer(UnsafeRawBufferPointer(rebasing: value[8...]), as: Int64.self),
               indexed.milliseconds == max(milliseconds, 0)
         else { return nil }
-        return PendingShare(key: Array(key), name: name, creationPosition: position, expiresAt: Timestamp(milliseconds: milliseconds))
+        return PendingShare(name: name, creationPosition: position, expiresAt: Timestamp(milliseconds: milliseconds))
     }
 
     static func bigEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
