@@ -23,7 +23,9 @@ public final class Environment: Sendable {
     public let path: String
     @usableFromInline package let handle: EnvironmentHandle
     let writer: Writer
-    private let databases: [String: Database]
+    /// The databases declared at open, in name order; a handful, looked up
+    /// by name in order (no dictionary to instantiate on a cold start).
+    private let databases: [Database]
     /// Where `close()` is: open, closing (one caller is closing it) or
     /// closed; a second caller waits on it for the first to finish.
     let lifecycle = LockedCondition(Lifecycle.open)
@@ -47,17 +49,22 @@ public final class Environment: Sendable {
     public static func open(at path: String, databases: [String], options: Options = Options()) throws -> Environment {
         if !options.readOnly { try createDirectory(path) }
         let fileID = try FileID(path: path)
-        let configuration = EnvironmentRegistry.Configuration(databases: Set(databases), options: options)
+        // Sorted and each once: how the registry compares them.
+        let names = databases.sorted().reduce(into: [String]()) { names, name in
+            if names.last != name { names.append(name) }
+        }
+        let configuration = EnvironmentRegistry.Configuration(databases: names, options: options)
         return try EnvironmentRegistry.environment(for: fileID, configuration: configuration) { id in
             let handle = try EnvironmentHandle(
                 // One slot spare, for `deleteDatabase(named:)`.
                 path: path, fileID: fileID, maxDatabases: databases.count + 1, options: options, id: id)
             _ = try handle.clearStaleReaders()
-            return try Environment(path: path, handle: handle, databaseNames: Set(databases))
+            return try Environment(path: path, handle: handle, databaseNames: names)
         }
     }
 
-    private init(path: String, handle: EnvironmentHandle, databaseNames: Set<String>) throws {
+    /// - Parameter databaseNames: sorted, each once.
+    private init(path: String, handle: EnvironmentHandle, databaseNames: [String]) throws {
         self.path = path
         self.handle = handle
         self.writer = Writer(environment: handle)
@@ -78,7 +85,7 @@ public final class Environment: Sendable {
     /// exist are opened in a read-only transaction, which needs no space, so
     /// a full disk still lets a store be read; a missing one fails the open
     /// with that `ENOSPC`.
-    private static func openDatabases(_ names: Set<String>, in handle: EnvironmentHandle) throws -> [String: Database] {
+    private static func openDatabases(_ names: [String], in handle: EnvironmentHandle) throws -> [Database] {
         if handle.options.readOnly { return try openDatabases(names, in: handle, writing: false) }
         do {
             return try openDatabases(names, in: handle, writing: true)
@@ -94,8 +101,8 @@ public final class Environment: Sendable {
     /// Opens `names` in a write transaction that creates the missing ones,
     /// or in a read-only one.
     private static func openDatabases(
-        _ names: Set<String>, in handle: EnvironmentHandle, writing: Bool
-    ) throws(LMDBError) -> [String: Database] {
+        _ names: [String], in handle: EnvironmentHandle, writing: Bool
+    ) throws(LMDBError) -> [Database] {
         // Another process grew the map past this one's since mdb_env_open
         // sized it (while this one waited for the write lock): adopt the
         // committed size and begin again. Each retry needs another growth,
@@ -111,30 +118,31 @@ public final class Environment: Sendable {
     }
 
     private enum Opening {
-        case opened([String: Database])
+        case opened([Database])
         case mapResized
         case diskNearlyFull(Int)
     }
 
     /// One try of `openDatabases`; requires `handle.withWriteAccess`.
     private static func attemptOpening(
-        _ names: Set<String>, in handle: EnvironmentHandle, writing: Bool
+        _ names: [String], in handle: EnvironmentHandle, writing: Bool
     ) throws(LMDBError) -> Opening {
         var txn: OpaquePointer?
         let rc = mdb_txn_begin(handle.pointer, nil, writing ? 0 : UInt32(MDB_RDONLY), &txn)
         if rc == MDB_MAP_RESIZED { return .mapResized }
         try check(rc, "mdb_txn_begin(open)")
-        var opened: [String: Database] = [:]
+        var opened: [Database] = []
+        opened.reserveCapacity(names.count)
         do throws(LMDBError) {
             if writing, let fitting = try handle.reserveMap() {
                 mdb_txn_abort(txn)
                 return .diskNearlyFull(fitting)
             }
-            for name in names.sorted() {
+            for name in names {
                 var dbi = MDB_dbi()
                 let rc = mdb_dbi_open(txn, name, writing ? UInt32(MDB_CREATE) : 0, &dbi)
                 try check(rc, "mdb_dbi_open '\(name)' in '\(handle.path)'")
-                opened[name] = Database(name: name, dbi: dbi, environmentID: handle.id)
+                opened.append(Database(name: name, dbi: dbi, environmentID: handle.id))
             }
         } catch {
             mdb_txn_abort(txn)
@@ -151,7 +159,7 @@ public final class Environment: Sendable {
     ///   `LMDBError.closed` after `close()`.
     public func database(_ name: String) throws -> Database {
         try handle.ensureOpen()
-        guard let database = databases[name] else {
+        guard let database = databases.first(where: { $0.name == name }) else {
             throw LMDBError(code: LMDBError.unknownDatabase.code, context: "'\(name)' in '\(path)'")
         }
         return database
@@ -268,6 +276,10 @@ extension Environment {
     ///   (a file in the way, no permission), so every failure of `open` is
     ///   an `LMDBError`.
     private static func createDirectory(_ path: String) throws(LMDBError) {
+        // The common case, a store that is there, costs one `stat`: no
+        // path split, no `mkdir` per component (a clip's cold start).
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { return }
         var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/") {
             prefix += component
@@ -276,7 +288,6 @@ extension Environment {
             }
             prefix += "/"
         }
-        var status = stat()
         guard stat(path, &status) == 0 else { throw LMDBError(code: errno, context: "stat '\(path)'") }
         guard status.st_mode & S_IFMT == S_IFDIR else { throw LMDBError(code: ENOTDIR, context: "'\(path)' is not a directory") }
     }

@@ -39,8 +39,9 @@ enum EnvironmentRegistry {
     }
 
     /// What must match for a second open to share the first environment.
-    struct Configuration: Hashable {
-        let databases: Set<String>
+    struct Configuration: Equatable {
+        /// The database names, sorted, each once.
+        let databases: [String]
         let options: Environment.Options
     }
 
@@ -50,7 +51,30 @@ enum EnvironmentRegistry {
         case claimed
     }
 
-    private static let slots = LockedCondition<[FileID: Slot]>([:])
+    /// The slots by directory. A process has a few, so they are an array
+    /// searched in order: a dictionary's first use (its generic metadata,
+    /// and `FileID`'s `Hashable` conformance found by scanning the binary's
+    /// records) cost a clip's cold start more than the rest of the table
+    /// (BENCHMARKS.md, "The third round").
+    private struct Table {
+        private var entries: [(fileID: FileID, slot: Slot)] = []
+
+        /// The slot of `fileID`, nil when it has none; setting nil removes it.
+        subscript(fileID: FileID) -> Slot? {
+            get { entries.first { $0.fileID == fileID }?.slot }
+            set {
+                let index = entries.firstIndex { $0.fileID == fileID }
+                switch (index, newValue) {
+                case (let index?, let slot?): entries[index].slot = slot
+                case (let index?, nil): entries.remove(at: index)
+                case (nil, let slot?): entries.append((fileID, slot))
+                case (nil, nil): break
+                }
+            }
+        }
+    }
+
+    private static let slots = LockedCondition(Table())
     private static let lastID = Locked(0)
 
     /// Returns the open environment for `fileID`, or opens one with `open`;

@@ -13,6 +13,19 @@ import SharePrimitives
         #expect(first === second)
     }
 
+    /// The databases are a set: another order, or a name given twice, is
+    /// the same configuration, and each name finds its own database.
+    @Test func theSameDatabasesInAnotherOrderShareTheEnvironment() throws {
+        let dir = TemporaryDirectory()
+        let first = try Environment.open(at: dir.path, databases: ["b", "a", "c"])
+        #expect(try Environment.open(at: dir.path, databases: ["c", "a", "b", "a"]) === first)
+        #expect(try ["a", "b", "c"].map { try first.database($0).name } == ["a", "b", "c"])
+        #expect(throws: LMDBError.unknownDatabase) { try first.database("d") }
+        try first.write { txn in try txn.put([1], forKey: [1], in: try first.database("b")) }
+        #expect(try first.read { txn in try txn.count(in: try first.database("a")) } == 0)
+        #expect(try first.read { txn in try txn.count(in: try first.database("b")) } == 1)
+    }
+
     @Test func anotherPathToTheSameDirectoryIsRecognised() throws {
         let dir = TemporaryDirectory()
         let store = dir.appending("store")

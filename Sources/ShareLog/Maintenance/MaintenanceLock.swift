@@ -48,7 +48,7 @@ final class MaintenanceLock {
     static func path(in directory: String) -> String { directory + "/" + fileName }
 
     static func exists(in directory: String) -> Bool {
-        FileManager.default.fileExists(atPath: path(in: directory))
+        FileStatus.size(atPath: path(in: directory)) != nil
     }
 
     /// Makes the empty file; `StoreSidecars` does, and syncs the directory.

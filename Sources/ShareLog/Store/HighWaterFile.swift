@@ -51,7 +51,7 @@ struct HighWaterFile {
     }
 
     static func exists(in directory: String) -> Bool {
-        FileManager.default.fileExists(atPath: path(in: directory))
+        FileStatus.size(atPath: path(in: directory)) != nil
     }
 
     /// Makes the file with a record that names no epoch yet: written to a

@@ -141,10 +141,11 @@ public final class ShareStore: Sendable {
     ///   read-only, which is left as it was.
     public static func open(at path: String, creatingIfMissing: Bool = false, options: Options = Options()) throws(ShareLogError) -> ShareStore {
         let dataFile = (path as NSString).appendingPathComponent("data.mdb")
-        guard creatingIfMissing || FileManager.default.fileExists(atPath: dataFile) else { throw ShareLogError.storeNotFound(path: path) }
+        let dataSize = FileStatus.size(atPath: dataFile)
+        guard creatingIfMissing || dataSize != nil else { throw ShareLogError.storeNotFound(path: path) }
         // An empty data file holds nothing a reader could find; a read-only
         // open could not start it (liblmdb fails with EBADF), and must not.
-        if options.environment.readOnly, (try? FileManager.default.attributesOfItem(atPath: dataFile)[.size] as? Int) == 0 {
+        if options.environment.readOnly, dataSize == 0 {
             throw ShareLogError.storeNotFound(path: path)
         }
         return try storage {
