@@ -28,6 +28,11 @@ import ShareLog
 /// attaches again: the consumer, which delivered past the cursor, is made
 /// afresh at it.
 ///
+/// **Stalls.** A consumer can also stop delivering without failing. So a
+/// fetch that waits for nothing asks the stream where it ends, and
+/// `ConsumerStallWatch` decides when the consumer is made afresh at the
+/// cursor's next sequence.
+///
 /// Not thread-safe: one thread consumes.
 final class RelayConsumer {
     private let store: ShareStore
@@ -42,6 +47,8 @@ final class RelayConsumer {
     /// delivered yet: its first delivery may skip only what the stream no
     /// longer holds. False for a consumer bound as it was.
     private var fresh = false
+    /// Whether the consumer has stalled (see "Stalls").
+    private var stallWatch = ConsumerStallWatch()
     /// The last stream sequence committed to the store.
     private(set) var position: UInt64
     /// Ends this consumer's fetches from another thread (the relay stopping).
@@ -136,7 +143,11 @@ final class RelayConsumer {
         guard let consumer else { return 0 }
         do {
             let messages = try RelayFailure.fromStream(consumer.fetch(count: 1000, maxBytes: 1 << 20, timeout: wait))
-            guard !messages.isEmpty else { return 0 }
+            guard !messages.isEmpty else {
+                try remakeIfStalled()
+                return 0
+            }
+            stallWatch.delivered()
             if try apply(messages) {
                 try RelayFailure.fromStream(consumer.acknowledgeFetched())
             } else {
@@ -147,6 +158,19 @@ final class RelayConsumer {
             self.consumer = nil
             throw error
         }
+    }
+
+    /// After a fetch that found nothing: makes the consumer afresh at the
+    /// cursor's next sequence when `stallWatch` says it has stalled.
+    private func remakeIfStalled() throws(RelayFailure) {
+        let end = try streamInfo().lastSequence
+        guard stallWatch.foundNothing(streamEnd: end, position: position, fresh: fresh) else { return }
+        consumer = nil
+        consumer = try RelayFailure.fromStream(
+            connection.makePullConsumer(
+                stream: settings.name, durable: durableName, filter: settings.allSubjects, startSequence: position + 1, interrupter: interrupter))
+        fresh = true
+        statistics.update { $0.consumersMade += 1 }
     }
 
     /// Applies the run of `messages` that follows the cursor without a
