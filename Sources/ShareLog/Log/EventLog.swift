@@ -73,21 +73,20 @@ struct EventLog {
     ///   decode, is missing, or is not a `shareCreated`: a share state
     ///   names only creations.
     func card(at position: UInt64, in txn: borrowing Transaction<some TransactionAccess>) throws -> [UInt8]? {
-        let found = try txn.withValue(forKey: PackedKey(position: position), in: schema.log) { bytes in
-            Result { () throws(ShareLogError) -> [UInt8]? in
-                let lookup: EventCodec.CardLookup
-                do throws(EventDecodingError) { lookup = try EventCodec.card(in: bytes) } catch {
-                    throw .corruptEvent(position: position, reason: .undecodable(error))
-                }
-                switch lookup {
-                case .card(let card): return Array(card)
-                case .redacted: return nil
-                case .notACreation: throw .corruptEvent(position: position, reason: .notACreation)
-                }
+        let found = try txn.withValue(forKey: PackedKey(position: position), in: schema.log) { bytes -> [UInt8]? in
+            let lookup: EventCodec.CardLookup
+            do throws(EventDecodingError) { lookup = try EventCodec.card(in: bytes) } catch {
+                throw ShareLogError.corruptEvent(position: position, reason: .undecodable(error))
+            }
+            switch lookup {
+            case .card(let card): return Array(card)
+            case .redacted: return nil
+            case .notACreation: throw ShareLogError.corruptEvent(position: position, reason: .notACreation)
             }
         }
+        // No entry at all: the state names a position the log never had.
         guard let found else { throw ShareLogError.corruptEvent(position: position, reason: .notACreation) }
-        return try found.get()
+        return found
     }
 
     /// Entries after `sequence`, in order, up to `limit` entries or about

@@ -48,8 +48,7 @@ final class CommitSignal: @unchecked Sendable {
     /// an unsynced make could leave it empty: an open for writing makes it
     /// again).
     static func isWhole(in directory: String) -> Bool {
-        var status = stat()
-        return stat(path(in: directory), &status) == 0 && status.st_size >= size
+        (FileStatus.size(atPath: path(in: directory)) ?? 0) >= size
     }
 
     /// Maps the store's signal, read-write when `writable`; nil when the
